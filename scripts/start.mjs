@@ -1,0 +1,79 @@
+// `npm start`: builds what is needed and runs the whole product locally at one URL.
+// Finds (or starts) Redis, generates development secrets when none are configured, then starts the apps.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { devSecrets } from './dev-secrets.mjs';
+import { DEFAULT_REDIS_URL, NO_REDIS_MESSAGE, hasRedisServer, redisAnswers, startPrivateRedis } from './local-redis.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dataDir = path.join(root, '.data');
+const env = { ...process.env };
+const children = [];
+
+function say(message) {
+  console.log(`[start] ${message}`);
+}
+
+if (env.NODE_ENV !== 'production' && (!env.FIELD_ENCRYPTION_KEYS || !env.COOKIE_SECRETS)) {
+  const { secrets, created, file } = devSecrets(dataDir);
+  env.FIELD_ENCRYPTION_KEYS ??= secrets.FIELD_ENCRYPTION_KEYS;
+  env.COOKIE_SECRETS ??= secrets.COOKIE_SECRETS;
+  say(`${created ? 'Generated' : 'Using'} development secrets in ${path.relative(root, file)} (set FIELD_ENCRYPTION_KEYS and COOKIE_SECRETS to use your own).`);
+}
+
+if (!env.REFERENCE_DATA_DIR) {
+  const shared = path.resolve(root, '../shared/data');
+  if (existsSync(shared)) {
+    env.REFERENCE_DATA_DIR = shared;
+    say(`Reading reference data from ${shared}.`);
+  } else {
+    say('REFERENCE_DATA_DIR is not set: ZIP lookup uses the npm ZIP package, suggestions are empty (see README).');
+  }
+}
+
+env.REDIS_URL ??= DEFAULT_REDIS_URL;
+if (!(await redisAnswers(env.REDIS_URL))) {
+  if (!hasRedisServer()) {
+    console.error(`[start] ${NO_REDIS_MESSAGE}`);
+    process.exit(1);
+  }
+  const port = Number(new URL(env.REDIS_URL).port || 6379);
+  const redis = await startPrivateRedis({ port, dataDir: path.join(dataDir, 'redis') });
+  children.push(redis.child);
+  say(`No Redis answered at ${env.REDIS_URL}: started a private redis-server there (data in .data/redis, AOF on).`);
+}
+
+if (env.START_SKIP_BUILD !== '1') {
+  say('Building (turbo caches what has not changed)…');
+  const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit', env });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+env.WEB_DIST_DIR ??= path.join(root, 'apps/web/dist');
+if (env.NODE_ENV !== 'production') env.COOKIE_SECURE ??= 'false';
+
+function run(name, script) {
+  const child = spawn(process.execPath, [script], { cwd: root, stdio: 'inherit', env });
+  child.on('exit', (code, signal) => {
+    if (!shuttingDown) {
+      console.error(`[start] ${name} exited (${signal ?? code}); stopping.`);
+      stop(1);
+    }
+  });
+  children.push(child);
+}
+
+let shuttingDown = false;
+function stop(code = 0) {
+  shuttingDown = true;
+  for (const child of children.reverse()) child.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 500).unref();
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+run('bff', 'apps/bff/dist/server.js');
+const port = env.PORT ?? '3000';
+say(`The product is at http://localhost:${port}/ (API docs: http://localhost:${port}/api/docs). Ctrl-C stops it.`);

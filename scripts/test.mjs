@@ -1,0 +1,66 @@
+// `npm test`: every check the project has, in order of cost: types, lint and format, unit and integration
+// tests (vitest, real Redis), then browser tests (playwright-core + Debian's Chromium) against the built apps.
+// Ends with one line "Tests: N passed, N failed" summing every runner.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const reportDir = path.join(root, '.data', 'test-reports');
+rmSync(reportDir, { recursive: true, force: true });
+mkdirSync(reportDir, { recursive: true });
+const env = { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '1' };
+env.REFERENCE_DATA_DIR ??= path.resolve(root, '../shared/data');
+
+let passed = 0;
+let failed = 0;
+
+function step(title, command, args) {
+  console.log(`\n▶ ${title}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
+  return result.status === 0;
+}
+
+function finish(ok) {
+  console.log(`\nTests: ${passed} passed, ${failed} failed`);
+  process.exit(ok && failed === 0 ? 0 : 1);
+}
+
+if (!step('Type check', 'npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only'])) finish(false);
+if (!step('Lint and format', 'npm', ['run', 'lint', '--silent'])) finish(false);
+if (spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0) {
+  if (!step('Compose file is valid', 'docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'])) finish(false);
+}
+
+const vitestReport = path.join(reportDir, 'vitest.json');
+const unitOk = step('Unit and integration tests (vitest, real Redis)', 'npx', [
+  'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`,
+]);
+if (existsSync(vitestReport)) {
+  const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+}
+if (!unitOk) finish(false);
+
+const e2eFiles = ['apps/web/e2e']
+  .filter((dir) => existsSync(path.join(root, dir)))
+  .flatMap((dir) => readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.e2e.ts')).map((f) => `${dir}/${f}`));
+if (e2eFiles.length > 0) {
+  if (!step('Build for browser tests', 'npx', ['turbo', 'run', 'build', '--output-logs=errors-only'])) finish(false);
+  const e2eReport = path.join(reportDir, 'e2e.json');
+  const e2eOk = step('Browser tests (playwright-core, Chromium)', process.execPath, [
+    '--import', 'tsx', '--conditions=source', '--test', '--test-concurrency=1',
+    '--test-reporter=spec', '--test-reporter-destination=stdout',
+    '--test-reporter=./scripts/count-reporter.mjs', `--test-reporter-destination=${e2eReport}`,
+    ...e2eFiles,
+  ]);
+  if (existsSync(e2eReport)) {
+    const counts = JSON.parse(readFileSync(e2eReport, 'utf8'));
+    passed += counts.passed;
+    failed += counts.failed;
+  }
+  if (!e2eOk) finish(false);
+}
+finish(true);
