@@ -1,0 +1,75 @@
+import * as z from 'zod';
+import { SENSITIVE_CLIENT_FIELDS } from './fields.js';
+import { LoanReasonSchema } from './options.js';
+import { LandingSchema, StepNameSchema } from './steps.js';
+import { TrackingSchema } from './tracking.js';
+
+/** POST /api/v1/lead — the landing form, plus the attribution/consent tokens the page captured. */
+export const CreateLeadRequestSchema = LandingSchema.extend({ tracking: TrackingSchema.optional() });
+export type CreateLeadRequest = z.input<typeof CreateLeadRequestSchema>;
+
+/**
+ * POST /api/v1/lead from a deep link `?email=&loan_reason=`: pre-fills a new lead only; it never loads or
+ * resumes anyone's data (decisions.md). The ZIP is asked on the address step and the amount on the name step.
+ */
+export const DeepLinkLeadRequestSchema = z.object({
+  email: z.string().trim().max(254),
+  loanReason: LoanReasonSchema,
+  tracking: TrackingSchema.optional(),
+});
+export type DeepLinkLeadRequest = z.input<typeof DeepLinkLeadRequestSchema>;
+
+/** Masked values of sensitive answers: only the last four characters are shown. */
+export const MaskedAnswersSchema = z.partialRecord(z.enum(SENSITIVE_CLIENT_FIELDS), z.string());
+
+/** What the API tells a visitor about their own lead. Sensitive answers appear only in `masked`. */
+export const LeadSummarySchema = z.object({
+  answers: z.record(z.string(), z.unknown()),
+  masked: MaskedAnswersSchema,
+  nextStep: StepNameSchema,
+  progress: z.number(),
+});
+export type LeadSummary = z.infer<typeof LeadSummarySchema>;
+
+/** PUT /api/v1/lead/steps/:step response. */
+export const StepSavedSchema = z.object({
+  nextStep: StepNameSchema,
+  progress: z.number(),
+});
+export type StepSaved = z.infer<typeof StepSavedSchema>;
+
+export const ZipPlaceSchema = z.object({
+  city: z.string(),
+  state: z.string(),
+  lat: z.number(),
+  lon: z.number(),
+});
+export type ZipPlace = z.infer<typeof ZipPlaceSchema>;
+
+export const BankLookupSchema = z.object({ bankName: z.string() });
+export type BankLookup = z.infer<typeof BankLookupSchema>;
+
+export const SUGGEST_FIELDS = ['first_name', 'last_name', 'job_title', 'employer'] as const;
+export const SuggestFieldSchema = z.enum(SUGGEST_FIELDS);
+export type SuggestField = z.infer<typeof SuggestFieldSchema>;
+
+/** Suggestion queries are 1 to 49 characters (spec §5). */
+export const SuggestQuerySchema = z.object({ q: z.string().trim().min(1).max(49) });
+export const AddressSuggestQuerySchema = z.object({
+  q: z.string().trim().min(2).max(120),
+  zip: z
+    .string()
+    .regex(/^\d{5}$/)
+    .optional(),
+});
+export const SuggestionsSchema = z.object({ suggestions: z.array(z.string()) });
+export type Suggestions = z.infer<typeof SuggestionsSchema>;
+
+/** POST /api/v1/logs — a browser-side error report (spec §7 /logs). */
+export const ClientLogSchema = z.object({
+  pretext: z.string().max(200),
+  text: z.string().max(2000),
+  type: z.enum(['error', 'warning', 'info']).optional(),
+  errorResponse: z.string().max(2000).optional(),
+});
+export type ClientLog = z.infer<typeof ClientLogSchema>;

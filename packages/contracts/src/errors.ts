@@ -1,0 +1,37 @@
+import * as z from 'zod';
+
+/** Machine-readable error codes of the BFF API. */
+export const ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'SESSION_EXPIRED',
+  'NOT_FOUND',
+  'RATE_LIMITED',
+  'PAYLOAD_TOO_LARGE',
+  'UNAUTHORIZED',
+  'CONFLICT',
+  'INTERNAL',
+] as const;
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+/**
+ * The one error shape of the whole API. `fields` maps a client field name to the message a person reads.
+ */
+export const ApiErrorSchema = z.object({
+  error: z.object({
+    code: ErrorCodeSchema,
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+  }),
+});
+export type ApiError = z.infer<typeof ApiErrorSchema>;
+
+/** Turns a zod error into `fields`: the first message for each top-level field. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length > 0 ? String(issue.path[0]) : '_';
+    if (!(key in fields)) fields[key] = issue.message;
+  }
+  return fields;
+}

@@ -1,0 +1,64 @@
+import * as z from 'zod';
+
+/** Longest accepted attribution token; real ones are far shorter, the bound only stops abuse. */
+const TOKEN_MAX = 512;
+/** Longest accepted URL (the practical limit browsers and CDNs agree on). */
+const URL_MAX = 2048;
+
+const token = z.string().trim().max(TOKEN_MAX).optional();
+const httpUrl = z.url({ protocol: /^https?$/ }).max(URL_MAX);
+
+/** How the visitor arrived, which decides where the web app reads the click id from (spec §3). */
+export const CAMPAIGN_TYPES = ['pm', 'ho', 'direct', 'ndirect', 'vl'] as const;
+export const CampaignTypeSchema = z.enum(CAMPAIGN_TYPES);
+export type CampaignType = z.infer<typeof CampaignTypeSchema>;
+
+/**
+ * Attribution and consent tokens captured when the visitor lands, sent with the lead to the lender network
+ * (see `buildSubmissionPayload` for where each one goes). All optional: a visitor may arrive with none.
+ */
+export const TrackingSchema = z.object({
+  /** `utm_source` URL parameter. */
+  utmSource: token,
+  /** `utm_medium` URL parameter. */
+  utmMedium: token,
+  /** `utm_campaign` URL parameter. */
+  utmCampaign: token,
+  /** `utm_id` URL parameter. */
+  utmId: token,
+  /** `pubs` URL parameter: the publisher (affiliate) id. */
+  pubs: token,
+  /** The offer id the visitor clicked. */
+  offerId: token,
+  subSource: token,
+  affiliateId: token,
+  affiliateSubId: token,
+  campaignType: CampaignTypeSchema.optional(),
+  /** Click id, already resolved by the web app according to `campaignType` (cookie, session or URL). */
+  clickId: token,
+  /** Our first-party visitor-id cookie. */
+  visitorId: token,
+  /** Meta Pixel browser-id cookie `_fbp`. */
+  fbp: token,
+  /** Google Ads click cookie `_gcl_aw` (holds the gclid). */
+  gclAw: token,
+  /** Ad (creative) id from the URL. */
+  adId: token,
+  /**
+   * The page the visitor applied from, for consent evidence. Query and fragment are dropped on parse: they can
+   * carry personal data (the `?email=` deep link), which must not leave our systems.
+   */
+  webSiteUrl: httpUrl.transform(withoutQuery).optional(),
+  /** TrustedForm certificate URL of the consent. */
+  trustedFormUrl: httpUrl.optional(),
+  /** Jornaya (Verisk) LeadiD token of the consent. */
+  jornayaLeadId: token,
+});
+export type Tracking = z.infer<typeof TrackingSchema>;
+
+function withoutQuery(value: string): string {
+  const url = new URL(value);
+  url.search = '';
+  url.hash = '';
+  return url.href;
+}
