@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type {} from '@funnel/testing/redis-global-setup';
+import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
+import { inject } from 'vitest';
+import { FieldCipher } from './field-cipher.js';
+import { LeadStore } from './lead-store.js';
+
+const submission = { submittedAt: '2026-11-21T10:00:00.000Z', deadlineAt: '2026-11-21T10:05:10.000Z' };
+
+describe('LeadStore on real Redis', () => {
+  const prefix = testKeyPrefix('lead-store');
+  let redis: Redis;
+  let subscriber: Redis;
+  let store: LeadStore;
+
+  beforeAll(() => {
+    redis = new Redis(inject('redisUrl'));
+    subscriber = new Redis(inject('redisUrl'));
+    store = new LeadStore(redis, new FieldCipher([{ id: 'k1', key: randomBytes(32) }]), {
+      keyPrefix: prefix,
+      ttlMs: 60_000,
+    });
+  });
+  afterAll(async () => {
+    await deleteKeys(redis, prefix);
+    await Promise.all([redis.quit(), subscriber.quit()]);
+  });
+
+  it('stores answers under server names and seals sensitive ones', async () => {
+    const id = await store.create(
+      { first_name: 'Ann', ssn: '123456789', loan_amount: 500 },
+      { utmSource: 'x' },
+    );
+    const raw = await redis.hgetall(store.key(id));
+    expect(raw.first_name).toBe('"Ann"');
+    expect(raw.ssn).toMatch(/^enc:v1:k1:/);
+    expect(JSON.stringify(raw)).not.toContain('123456789');
+    const lead = await store.get(id);
+    expect(lead?.fields).toMatchObject({ first_name: 'Ann', ssn: '123456789', loan_amount: 500 });
+    expect(lead?.tracking).toEqual({ utmSource: 'x' });
+    expect(await redis.pttl(store.key(id))).toBeGreaterThan(50_000);
+  });
+
+  it('saves onto a live lead only', async () => {
+    const id = await store.create({ first_name: 'Ann' });
+    expect(await store.update(id, { last_name: 'Lee' })).toBe(true);
+    await store.delete(id);
+    expect(await store.update(id, { last_name: 'Lee' })).toBe(false);
+    expect(await redis.exists(store.key(id))).toBe(0);
+  });
+
+  it('records a submission once', async () => {
+    const id = await store.create({ first_name: 'Ann' });
+    expect(await store.startSubmission(id, submission, { _consent: '{}' })).toBe('created');
+    expect(await store.startSubmission(id, submission)).toBe('already');
+    expect(await store.startSubmission('missing-lead-id-0000', submission)).toBe('missing');
+    expect(await redis.exists(store.key('missing-lead-id-0000'))).toBe(0);
+    expect((await store.get(id))?.submission).toEqual(submission);
+  });
+
+  it('publishes each outcome change and never replaces a final one', async () => {
+    const id = await store.create({ first_name: 'Ann' });
+    const messages: string[] = [];
+    await subscriber.subscribe(store.outcomeChannel);
+    subscriber.on('message', (_channel, message) => messages.push(message));
+
+    const pending = await store.setOutcome(id, { outcome: 'pending' });
+    expect(pending).toMatchObject({ outcome: 'pending', seq: 1 });
+    const sold = await store.setOutcome(id, {
+      outcome: 'sold',
+      redirectUrl: 'https://lender.example/offer/1',
+    });
+    expect(sold).toMatchObject({ outcome: 'sold', seq: 2, redirectUrl: 'https://lender.example/offer/1' });
+    const late = await store.setOutcome(id, { outcome: 'no_lender', reason: 'deadline' });
+    expect(late).toEqual(sold);
+    expect(await store.getOutcome(id)).toEqual(sold);
+
+    await expect.poll(() => messages.length).toBe(2);
+    expect(messages.map((m) => JSON.parse(m))).toEqual([
+      { leadId: id, seq: 1 },
+      { leadId: id, seq: 2 },
+    ]);
+    expect(await store.setOutcome('missing-lead-id-0000', { outcome: 'pending' })).toBeUndefined();
+  });
+});
