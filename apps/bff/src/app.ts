@@ -1,0 +1,72 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Env } from './env.js';
+import errorHandler from './plugins/error-handler.js';
+import leadServices from './plugins/lead-services.js';
+import leadSession from './plugins/lead-session.js';
+import openapi from './plugins/openapi.js';
+import redis from './plugins/redis.js';
+import security from './plugins/security.js';
+import webApp from './plugins/web-app.js';
+import type { ReferenceData } from './reference-data/reference-data.js';
+import clientLogRoutes from './routes/client-logs.js';
+import healthRoutes from './routes/health.js';
+import leadRoutes from './routes/lead.js';
+import lookupRoutes from './routes/lookup.js';
+import suggestRoutes from './routes/suggest.js';
+
+export interface AppOptions {
+  env: Env;
+  logger: Logger;
+  referenceData: ReferenceData;
+  /** The clock, injectable so date rules can be tested on any day. */
+  now?: () => Date;
+}
+
+const BODY_LIMIT_BYTES = 16 * 1024;
+
+/** Builds the BFF. `server.ts` only listens; tests call this and use `app.inject`. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { env } = options;
+  const app = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    trustProxy: env.TRUST_PROXY,
+    bodyLimit: BODY_LIMIT_BYTES,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(errorHandler);
+  await app.register(redis, { url: env.REDIS_URL });
+  await app.register(security, {
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    rateLimitMax: env.RATE_LIMIT_MAX,
+    rateLimitWindowMs: env.RATE_LIMIT_WINDOW_MS,
+  });
+  await app.register(leadSession, {
+    secrets: env.COOKIE_SECRETS,
+    secure: env.COOKIE_SECURE,
+    maxAgeSeconds: Math.round(env.LEAD_TTL_DAYS * 24 * 60 * 60),
+  });
+  await app.register(leadServices, {
+    env,
+    referenceData: options.referenceData,
+    now: options.now ?? (() => new Date()),
+  });
+  await app.register(openapi);
+
+  await app.register(healthRoutes);
+  await app.register(
+    async (api) => {
+      await api.register(leadRoutes);
+      await api.register(lookupRoutes);
+      await api.register(suggestRoutes);
+      await api.register(clientLogRoutes);
+    },
+    { prefix: '/api/v1' },
+  );
+  if (env.WEB_DIST_DIR) await app.register(webApp, { distDir: env.WEB_DIST_DIR });
+  return app;
+}

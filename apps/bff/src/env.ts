@@ -1,0 +1,49 @@
+import * as z from 'zod';
+import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
+
+const commaList = z
+  .string()
+  .transform((s) =>
+    s
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string()).min(1));
+
+const boolish = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+export const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: boolish.default(false),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  REDIS_KEY_PREFIX: z.string().min(1).default('funnel:'),
+  REFERENCE_DATA_DIR: z.string().optional(),
+  FIELD_ENCRYPTION_KEYS: EncryptionKeysSchema,
+  COOKIE_SECRETS: commaList.pipe(z.array(z.string().min(32, 'each cookie secret needs 32+ characters'))),
+  COOKIE_SECURE: boolish.default(true),
+  LEAD_TTL_DAYS: z.coerce.number().positive().default(30),
+  BUSINESS_TIME_ZONE: z.string().default('America/New_York'),
+  RATE_LIMIT_MAX: z.coerce.number().int().positive().default(60),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+  ROUTING_LOOKUP_URL: z.string().url().optional(),
+  ADDRESS_SUGGEST_URL: z.string().url().optional(),
+  WEB_DIST_DIR: z.string().optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+/** Parses the environment once at start; fails listing every bad key. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`,
+    );
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,50 @@
+import fp from 'fastify-plugin';
+import fastifyCookie from '@fastify/cookie';
+
+export const SESSION_COOKIE = 'funnel_lead';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The lead id bound to this visitor's signed cookie, or undefined when absent or tampered with. */
+    sessionLeadId(): string | undefined;
+  }
+  interface FastifyReply {
+    /** Binds a lead to this visitor: signed, HttpOnly, SameSite=Lax, Secure (unless disabled for plain-HTTP dev). */
+    bindLead(leadId: string): void;
+  }
+}
+
+export interface LeadSessionOptions {
+  secrets: string[];
+  secure: boolean;
+  maxAgeSeconds: number;
+}
+
+/**
+ * The visitor's only credential: a signed cookie holding their lead id. The first secret signs; all verify,
+ * so secrets rotate without logging anyone out.
+ */
+export default fp<LeadSessionOptions>(
+  async (app, options) => {
+    await app.register(fastifyCookie, { secret: options.secrets });
+
+    app.decorateRequest('sessionLeadId', function () {
+      const raw = this.cookies[SESSION_COOKIE];
+      if (!raw) return undefined;
+      const unsigned = this.unsignCookie(raw);
+      return unsigned.valid && unsigned.value ? unsigned.value : undefined;
+    });
+
+    app.decorateReply('bindLead', function (leadId: string) {
+      this.setCookie(SESSION_COOKIE, leadId, {
+        signed: true,
+        httpOnly: true,
+        secure: options.secure,
+        sameSite: 'lax',
+        path: '/api',
+        maxAge: options.maxAgeSeconds,
+      });
+    });
+  },
+  { name: 'lead-session' },
+);

@@ -1,0 +1,32 @@
+import fp from 'fastify-plugin';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+
+/** OpenAPI 3.1 generated from the zod contracts, served at /api/docs (UI) and /api/docs/json. */
+export default fp(
+  async (app) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: 'Loan funnel BFF API',
+          version: '1.0.0',
+          description:
+            'The REST API behind the borrower funnel. The visitor is identified by a signed HttpOnly cookie set ' +
+            'by POST /api/v1/lead; every other lead call acts on that lead only. Errors share one shape: ' +
+            '`{ error: { code, message, fields? } }` where `fields` maps a field name to the message a person reads.',
+        },
+        tags: [
+          { name: 'lead', description: "The visitor's own lead" },
+          { name: 'lookup', description: 'ZIP and routing-number lookups' },
+          { name: 'suggest', description: 'Autocomplete' },
+          { name: 'diagnostics', description: 'Browser error reports' },
+        ],
+      },
+      transform: jsonSchemaTransform,
+    });
+    await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  },
+  { name: 'openapi' },
+);

@@ -1,0 +1,154 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import type { SuggestField } from '@funnel/contracts/api';
+
+import { ONET_ATTRIBUTION } from './attributions.js';
+import { parseCsvRecords } from './csv.js';
+import { displayCompanyName, displaySurname } from './display-names.js';
+import { readOptionalFile } from './read-optional-file.js';
+import { buildSuggestionIndex, type SuggestionEntry, type SuggestionIndex } from './suggestion-index.js';
+
+/** Autocomplete for the funnel's free-text fields, built once at start. */
+export interface Suggestions {
+  /**
+   * Up to `limit` (default 10, at most {@link MAX_SUGGESTIONS}) suggestions for `field` starting with `q`,
+   * compared case-, accent- and punctuation-insensitively. A query outside 1–49 characters, or a field whose
+   * data is not loaded, answers [].
+   */
+  suggest(field: SuggestField, q: string, limit?: number): string[];
+  /** How many distinct suggestions each field has; 0 when its file is missing. */
+  readonly loaded: Readonly<Record<SuggestField, number>>;
+  /** Attribution lines the product must show while this data is in use. */
+  readonly attributions: readonly string[];
+}
+
+export const MAX_SUGGESTIONS = 50;
+const MAX_QUERY_LENGTH = 49;
+
+/** File paths inside the reference data directory. The SEC file is the newest `sec_edgar_companies_*.csv`. */
+export const SUGGESTION_FILES = {
+  firstNames: join('names', 'us_first_names_ssa_1880_2024_top10000.csv'),
+  surnames: join('names', 'us_surnames_census2010_top20000.csv'),
+  jobTitles: join('job_titles', 'job_titles_common.csv'),
+  alternateJobTitles: join('job_titles', 'onet_29_3_alternate_titles.csv'),
+  employersFolder: 'employers',
+} as const;
+const SEC_COMPANIES_FILE = /^sec_edgar_companies_.*\.csv$/;
+
+// Census entries that are placeholders rather than surnames people type (see SOURCES.md).
+const PLACEHOLDER_SURNAMES = new Set(['NULL', 'DOE']);
+
+// Job-title tiers: everyday titles (reported by O*NET survey respondents or BLS direct-match titles) first, then
+// the plural SOC/O*NET occupation names, then O*NET's long alternate-title list as a fallback. Within a tier the
+// order is alphabetical, which puts the bare title ("Nurse") before its specialisations.
+const JOB_TITLE_WEIGHT = { everyday: 2, occupation: 1, alternate: 0 } as const;
+
+/**
+ * Loads the suggestion datasets from `dir` in parallel. Without `dir`, or for each missing file, that field
+ * answers []. Malformed files (a missing column, an unterminated quote) throw.
+ */
+export async function loadSuggestions(dir?: string): Promise<Suggestions> {
+  const [firstNames, surnames, jobTitles, employers] = await Promise.all([
+    dir === undefined ? undefined : loadFirstNames(dir),
+    dir === undefined ? undefined : loadSurnames(dir),
+    dir === undefined ? undefined : loadJobTitles(dir),
+    dir === undefined ? undefined : loadEmployers(dir),
+  ]);
+  const indexes: Record<SuggestField, SuggestionIndex | undefined> = {
+    first_name: firstNames && buildSuggestionIndex(firstNames),
+    last_name: surnames && buildSuggestionIndex(surnames),
+    job_title: jobTitles && buildSuggestionIndex(jobTitles),
+    employer: employers && buildSuggestionIndex(employers),
+  };
+  return {
+    suggest(field, q, limit = 10) {
+      if (typeof q !== 'string' || q.length < 1 || q.length > MAX_QUERY_LENGTH) return [];
+      const index = Object.hasOwn(indexes, field) ? indexes[field] : undefined;
+      return index?.suggest(q, Math.min(limit, MAX_SUGGESTIONS)) ?? [];
+    },
+    loaded: {
+      first_name: indexes.first_name?.size ?? 0,
+      last_name: indexes.last_name?.size ?? 0,
+      job_title: indexes.job_title?.size ?? 0,
+      employer: indexes.employer?.size ?? 0,
+    },
+    // Every job-title file holds O*NET content; the other suggestion datasets are US government works.
+    attributions: indexes.job_title?.size ? [ONET_ATTRIBUTION] : [],
+  };
+}
+
+/** SSA first names, already in title case, weighted by births 1880–2024. */
+async function loadFirstNames(dir: string): Promise<SuggestionEntry[] | undefined> {
+  const text = await readOptionalFile(join(dir, SUGGESTION_FILES.firstNames));
+  if (text === undefined) return undefined;
+  return parseCsvRecords(text, ['name', 'count']).map((row) => ({
+    text: row.name.trim(),
+    weight: Number(row.count),
+  }));
+}
+
+/** Census 2010 surnames, title-cased, weighted by the number of people. */
+async function loadSurnames(dir: string): Promise<SuggestionEntry[] | undefined> {
+  const text = await readOptionalFile(join(dir, SUGGESTION_FILES.surnames));
+  if (text === undefined) return undefined;
+  return parseCsvRecords(text, ['name', 'count'])
+    .filter((row) => !PLACEHOLDER_SURNAMES.has(row.name.trim().toUpperCase()))
+    .map((row) => ({ text: displaySurname(row.name), weight: Number(row.count) }));
+}
+
+async function loadJobTitles(dir: string): Promise<SuggestionEntry[] | undefined> {
+  const [common, alternates] = await Promise.all([
+    readOptionalFile(join(dir, SUGGESTION_FILES.jobTitles)),
+    readOptionalFile(join(dir, SUGGESTION_FILES.alternateJobTitles)),
+  ]);
+  if (common === undefined && alternates === undefined) return undefined;
+  const entries: SuggestionEntry[] = [];
+  if (common !== undefined) {
+    for (const row of parseCsvRecords(common, ['title', 'sources'])) {
+      const sources = row.sources.split('|');
+      const everyday = sources.includes('onet_reported') || sources.includes('bls_dmtf');
+      entries.push({
+        text: row.title.trim(),
+        weight: everyday ? JOB_TITLE_WEIGHT.everyday : JOB_TITLE_WEIGHT.occupation,
+      });
+    }
+  }
+  if (alternates !== undefined) {
+    for (const row of parseCsvRecords(alternates, ['alternate_title'])) {
+      entries.push({ text: row.alternate_title.trim(), weight: JOB_TITLE_WEIGHT.alternate });
+    }
+  }
+  return entries;
+}
+
+/**
+ * SEC EDGAR companies with readable names, weighted by their position in the SEC's list, which follows market
+ * capitalisation: the first company gets the highest weight.
+ */
+async function loadEmployers(dir: string): Promise<SuggestionEntry[] | undefined> {
+  const file = await newestSecCompaniesFile(join(dir, SUGGESTION_FILES.employersFolder));
+  const text = file === undefined ? undefined : await readOptionalFile(file);
+  if (text === undefined) return undefined;
+  return parseCsvRecords(text, ['sec_order', 'name']).map((row) => ({
+    text: displayCompanyName(row.name),
+    weight: -Number(row.sec_order),
+  }));
+}
+
+async function newestSecCompaniesFile(folder: string): Promise<string | undefined> {
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+  // The file name carries the ISO date of the SEC list, so the last name in sort order is the newest.
+  const newest = names
+    .filter((name) => SEC_COMPANIES_FILE.test(name))
+    .sort()
+    .at(-1);
+  return newest === undefined ? undefined : join(folder, newest);
+}

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { inject } from 'vitest';
+import type {} from '@funnel/testing/redis-global-setup';
+import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
+import { buildApp } from '../src/app.js';
+import { loadEnv, type Env } from '../src/env.js';
+import { loadReferenceData } from '../src/reference-data/reference-data.js';
+import type { ReferenceData } from '../src/reference-data/reference-data.js';
+
+let referenceData: Promise<ReferenceData> | undefined;
+
+/** Reference data is read once per test file: it is large and never changes during a run. */
+export function sharedReferenceData(): Promise<ReferenceData> {
+  referenceData ??= loadReferenceData(process.env.REFERENCE_DATA_DIR, pino({ level: 'silent' }));
+  return referenceData;
+}
+
+export function testEnv(overrides: Record<string, string> = {}): Env {
+  return loadEnv({
+    NODE_ENV: 'test',
+    REDIS_URL: inject('redisUrl'),
+    REDIS_KEY_PREFIX: testKeyPrefix('bff'),
+    FIELD_ENCRYPTION_KEYS: `test:${randomBytes(32).toString('base64')}`,
+    COOKIE_SECRETS: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  env: Env;
+  /** A separate connection for assertions on what the app stored. */
+  redis: Redis;
+  close(): Promise<void>;
+}
+
+/** A real BFF on real Redis under a key prefix of its own; `close` deletes every key it wrote. */
+export async function startTestApp(
+  options: { env?: Record<string, string>; now?: () => Date } = {},
+): Promise<TestApp> {
+  const env = testEnv(options.env);
+  const app = await buildApp({
+    env,
+    logger: pino({ level: 'silent' }),
+    referenceData: await sharedReferenceData(),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  await app.ready();
+  const redis = new Redis(env.REDIS_URL);
+  return {
+    app,
+    env,
+    redis,
+    async close() {
+      await deleteKeys(redis, env.REDIS_KEY_PREFIX);
+      await redis.quit();
+      await app.close();
+    },
+  };
+}
