@@ -1,0 +1,105 @@
+import * as z from 'zod';
+import { SandboxConfigSchema, type OutcomeConfig, type SandboxConfig } from './sandbox-config.js';
+
+/** Environment variable of each outcome setting; unset ones take the default of `DEFAULT_OUTCOME_CONFIG`. */
+export const OUTCOME_ENV_KEYS = {
+  seed: 'SANDBOX_SEED',
+  soldShare: 'SANDBOX_SOLD_SHARE',
+  pendingShare: 'SANDBOX_PENDING_SHARE',
+  pendingMinMs: 'SANDBOX_PENDING_MIN_MS',
+  pendingMaxMs: 'SANDBOX_PENDING_MAX_MS',
+  latencyMinMs: 'SANDBOX_LATENCY_MIN_MS',
+  latencyMaxMs: 'SANDBOX_LATENCY_MAX_MS',
+  fault5xxRate: 'SANDBOX_FAULT_5XX_RATE',
+  faultTimeoutRate: 'SANDBOX_FAULT_TIMEOUT_RATE',
+  faultResetRate: 'SANDBOX_FAULT_RESET_RATE',
+  faultMalformedRate: 'SANDBOX_FAULT_MALFORMED_RATE',
+  timeoutHoldMs: 'SANDBOX_TIMEOUT_HOLD_MS',
+  rejectRedirect: 'SANDBOX_REJECT_REDIRECT',
+  testPendingMs: 'SANDBOX_TEST_PENDING_MS',
+  testPendingPings: 'SANDBOX_TEST_PENDING_PINGS',
+} as const satisfies Record<keyof OutcomeConfig, `SANDBOX_${string}`>;
+
+const number = z.coerce.number().optional();
+const boolish = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1')
+  .optional();
+
+const EnvSchema = z.object({
+  SANDBOX_HOST: z.string().min(1).default('127.0.0.1'),
+  SANDBOX_PORT: z.coerce.number().int().min(0).max(65_535).default(4010),
+  /** Defaults to http://127.0.0.1:{SANDBOX_PORT}. */
+  SANDBOX_PUBLIC_URL: z.string().optional(),
+  SANDBOX_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SANDBOX_MAX_LEADS: number,
+  SANDBOX_SEED: number,
+  SANDBOX_SOLD_SHARE: number,
+  SANDBOX_PENDING_SHARE: number,
+  SANDBOX_PENDING_MIN_MS: number,
+  SANDBOX_PENDING_MAX_MS: number,
+  SANDBOX_LATENCY_MIN_MS: number,
+  SANDBOX_LATENCY_MAX_MS: number,
+  SANDBOX_FAULT_5XX_RATE: number,
+  SANDBOX_FAULT_TIMEOUT_RATE: number,
+  SANDBOX_FAULT_RESET_RATE: number,
+  SANDBOX_FAULT_MALFORMED_RATE: number,
+  SANDBOX_TIMEOUT_HOLD_MS: number,
+  SANDBOX_REJECT_REDIRECT: boolish,
+  SANDBOX_TEST_PENDING_MS: number,
+  SANDBOX_TEST_PENDING_PINGS: number,
+});
+
+export interface Env {
+  host: string;
+  port: number;
+  logLevel: string;
+  sandbox: SandboxConfig;
+}
+
+/** Parses the environment once at start; fails listing every bad key by its variable name. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = EnvSchema.safeParse(withoutEmpty(source));
+  if (!parsed.success)
+    fail(parsed.error.issues.map((issue) => [String(issue.path[0] ?? '(env)'), issue.message]));
+  const env = parsed.data;
+
+  const outcome: Record<string, unknown> = {};
+  for (const [setting, key] of Object.entries(OUTCOME_ENV_KEYS)) {
+    if (env[key] !== undefined) outcome[setting] = env[key];
+  }
+  const sandbox = SandboxConfigSchema.safeParse({
+    publicUrl: env.SANDBOX_PUBLIC_URL ?? `http://127.0.0.1:${env.SANDBOX_PORT}`,
+    maxLeads: env.SANDBOX_MAX_LEADS,
+    outcome,
+  });
+  if (!sandbox.success) fail(sandbox.error.issues.map((issue) => [envKeyOf(issue.path), issue.message]));
+  return {
+    host: env.SANDBOX_HOST,
+    port: env.SANDBOX_PORT,
+    logLevel: env.SANDBOX_LOG_LEVEL,
+    sandbox: sandbox.data,
+  };
+}
+
+function envKeyOf(path: readonly PropertyKey[]): string {
+  const [group, setting] = path;
+  if (group === 'publicUrl') return 'SANDBOX_PUBLIC_URL';
+  if (group === 'maxLeads') return 'SANDBOX_MAX_LEADS';
+  return OUTCOME_ENV_KEYS[setting as keyof OutcomeConfig] ?? 'SANDBOX_*';
+}
+
+/** An empty variable (`SANDBOX_SEED=` in a .env file) means unset, not zero. */
+function withoutEmpty(source: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(source).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
+    ),
+  );
+}
+
+function fail(problems: readonly (readonly [string, string])[]): never {
+  throw new Error(
+    `Invalid configuration:\n${problems.map(([key, message]) => `  ${key}: ${message}`).join('\n')}`,
+  );
+}
