@@ -1,5 +1,5 @@
 import { defaultClientConditions, defaultServerConditions } from 'vite';
-import type { UserConfig } from 'vitest/config';
+import type { UserConfig } from 'vite';
 
 /**
  * Workspace packages export TypeScript source under the `source` condition; tests compile them directly

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { SENSITIVE_CLIENT_FIELDS } from './fields.js';
+import { LeadOutcomeSchema } from './lead-outcome.js';
 import { LoanReasonSchema } from './options.js';
 import { LandingSchema, StepNameSchema } from './steps.js';
 import { TrackingSchema } from './tracking.js';
@@ -28,6 +29,8 @@ export const LeadSummarySchema = z.object({
   masked: MaskedAnswersSchema,
   nextStep: StepNameSchema,
   progress: z.number(),
+  /** Present once the lead was submitted: where it stands with the lenders. */
+  outcome: LeadOutcomeSchema.optional(),
 });
 export type LeadSummary = z.infer<typeof LeadSummarySchema>;
 

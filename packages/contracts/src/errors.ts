@@ -3,6 +3,7 @@ import * as z from 'zod';
 /** Machine-readable error codes of the BFF API. */
 export const ERROR_CODES = [
   'VALIDATION_FAILED',
+  'INCOMPLETE_LEAD',
   'SESSION_EXPIRED',
   'NOT_FOUND',
   'RATE_LIMITED',

@@ -105,7 +105,7 @@ export const ISSUING_STATE_INVALID = 'Please choose a state from the list';
 export const SSN_REQUIRED = 'Social Security Number is required!';
 export const SSN_INVALID = 'Invalid social security number format xxx-xx-xxxx';
 
-// Privacy forms (unsubscribe, do-not-sell). Email and phone reuse EMAIL_INVALID and PHONE_REQUIRED.
+// Privacy forms (unsubscribe, do-not-sell). Email and phone reuse the wizard's EMAIL_* and PHONE_* messages.
 
 /** Both privacy forms: a phone shorter than 10 digits. */
 export const PRIVACY_PHONE_LENGTH = 'Phone number must be 10 characters long';

@@ -10,6 +10,7 @@ import {
   createDobPartsSchema,
   getStep,
   nextStepFor,
+  firstMissingStep,
   previousStep,
   progressFor,
   stepIndex,
@@ -422,6 +423,9 @@ describe('nextStepFor', () => {
   it('ends on ssn once every step is answered, ssn included', () => {
     const all = { ...answeredBefore('ssn'), socialSecurityNumber: '123456789' };
     expect(nextStepFor(all)).toBe('ssn');
+    expect(firstMissingStep(all)).toBeUndefined();
+    expect(firstMissingStep(answeredBefore('ssn'))).toBe('ssn');
+    expect(firstMissingStep(answeredBefore('aba'))).toBe('aba');
   });
 
   it('returns to the first hole, whatever was answered after it', () => {

@@ -387,8 +387,12 @@ function isMissing(value: unknown): boolean {
  * from `lead`; 'ssn' when every earlier step is answered.
  */
 export function nextStepFor(lead: ClientAnswers): StepName {
-  const open = STEPS.find((step) => step.requiredFields.some((field) => isMissing(lead[field])));
-  return open?.name ?? 'ssn';
+  return firstMissingStep(lead) ?? 'ssn';
+}
+
+/** The first step, in wizard order, with an unanswered field; undefined when the lead is complete. */
+export function firstMissingStep(lead: ClientAnswers): StepName | undefined {
+  return STEPS.find((step) => step.requiredFields.some((field) => isMissing(lead[field])))?.name;
 }
 
 /**

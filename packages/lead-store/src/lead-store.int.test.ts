@@ -53,11 +53,23 @@ describe('LeadStore on real Redis', () => {
 
   it('records a submission once', async () => {
     const id = await store.create({ first_name: 'Ann' });
-    expect(await store.startSubmission(id, submission, { _consent: '{}' })).toBe('created');
+    expect(await store.startSubmission(id, submission, { _marker: '1' })).toBe('created');
     expect(await store.startSubmission(id, submission)).toBe('already');
     expect(await store.startSubmission('missing-lead-id-0000', submission)).toBe('missing');
     expect(await redis.exists(store.key('missing-lead-id-0000'))).toBe(0);
     expect((await store.get(id))?.submission).toEqual(submission);
+  });
+
+  it('flags a lead not to be sold once, keeping the first reason, and never resurrects a gone lead', async () => {
+    const id = await store.create({ first_name: 'Ann' });
+    expect((await store.get(id))?.doNotSell).toBeUndefined();
+    expect(await store.flagDoNotSell(id, 'global-privacy-control')).toBe('flagged');
+    expect(await store.flagDoNotSell(id, 'do-not-sell-request')).toBe('already');
+    const lead = await store.get(id);
+    expect(lead?.doNotSell).toEqual({ source: 'global-privacy-control', at: expect.any(String) });
+    expect(lead?.fields).not.toHaveProperty('_do_not_sell');
+    expect(await store.flagDoNotSell('missing-lead-id-0000', 'do-not-sell-request')).toBe('missing');
+    expect(await redis.exists(store.key('missing-lead-id-0000'))).toBe(0);
   });
 
   it('publishes each outcome change and never replaces a final one', async () => {

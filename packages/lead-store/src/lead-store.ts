@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { isSensitiveServerField, type ServerField } from '@funnel/contracts/fields';
 import { OUTCOME_CHANNEL } from '@funnel/contracts/jobs';
+import { ConsentRecordSchema, type ConsentRecord } from '@funnel/contracts/consent';
+import { DoNotSellFlagSchema, type DoNotSellFlag, type DoNotSellSource } from '@funnel/contracts/privacy';
 import {
   LeadOutcomeSchema,
   SubmissionStateSchema,
@@ -20,14 +22,20 @@ export interface LeadRecord {
   tracking: Record<string, unknown>;
   submission?: SubmissionState;
   outcome?: LeadOutcome;
+  /** The consent evidence recorded when the lead was submitted. */
+  consent?: ConsentRecord;
+  /** Set once the visitor asked us not to sell or share their information: never sent to marketing partners. */
+  doNotSell?: DoNotSellFlag;
 }
 
 // Hash fields that are about the lead rather than answers start with '_' (no server field name does).
-const META = {
+export const META = {
   tracking: '_tracking',
   submission: '_submission',
   outcome: '_outcome',
   seq: '_outcome_seq',
+  consent: '_consent',
+  doNotSell: '_do_not_sell',
 } as const;
 
 const START_SUBMISSION = `
@@ -54,6 +62,11 @@ local encoded = cjson.encode(outcome)
 redis.call('HSET', KEYS[1], ARGV[1], encoded)
 redis.call('PUBLISH', KEYS[2], cjson.encode({ leadId = ARGV[4], seq = seq }))
 return encoded`;
+
+// The first do-not-sell reason stays; like a save, a flag never resurrects an expired lead.
+const FLAG_IF_EXISTS = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+return redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])`;
 
 // Writes only while the lead still exists, so a save racing the TTL never resurrects a half-empty lead.
 const UPDATE_IF_EXISTS = `
@@ -96,13 +109,21 @@ export class LeadStore {
     if (Object.keys(raw).length === 0) return null;
     const answers: Record<string, string> = {};
     for (const [field, value] of Object.entries(raw)) if (!field.startsWith('_')) answers[field] = value;
-    const { [META.tracking]: tracking, [META.submission]: submission, [META.outcome]: outcome } = raw;
+    const {
+      [META.tracking]: tracking,
+      [META.submission]: submission,
+      [META.outcome]: outcome,
+      [META.consent]: consent,
+      [META.doNotSell]: doNotSell,
+    } = raw;
     return {
       id,
       fields: this.decode(id, answers),
       tracking: tracking ? JSON.parse(tracking) : {},
       ...(submission ? { submission: SubmissionStateSchema.parse(JSON.parse(submission)) } : {}),
       ...(outcome ? { outcome: LeadOutcomeSchema.parse(JSON.parse(outcome)) } : {}),
+      ...(consent ? { consent: ConsentRecordSchema.parse(JSON.parse(consent)) } : {}),
+      ...(doNotSell ? { doNotSell: DoNotSellFlagSchema.parse(JSON.parse(doNotSell)) } : {}),
     };
   }
 
@@ -157,6 +178,19 @@ export class LeadStore {
     return result ? LeadOutcomeSchema.parse(JSON.parse(result)) : undefined;
   }
 
+  /**
+   * Claims the right to post this lead to the lender network for `ttlMs`. Two workers holding the same job
+   * (a lost lock) never post at once; the idempotency key covers the rest.
+   */
+  async claimPost(id: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.set(`${this.key(id)}:posting`, '1', 'PX', ttlMs, 'NX')) === 'OK';
+  }
+
+  /** Ends a claim taken with {@link claimPost} once the post has answered or failed. */
+  async releasePost(id: string): Promise<void> {
+    await this.redis.del(`${this.key(id)}:posting`);
+  }
+
   /** The pub/sub channel on which outcome changes are announced (`{ leadId, seq }`). */
   get outcomeChannel(): string {
     return `${this.options.keyPrefix}${OUTCOME_CHANNEL}`;
@@ -168,6 +202,22 @@ export class LeadStore {
     const args = Object.entries(hash).flat();
     const done = await this.redis.eval(UPDATE_IF_EXISTS, 1, this.key(id), this.options.ttlMs, ...args);
     return done === 1;
+  }
+
+  /**
+   * Marks the lead as not to be sold or shared with marketing partners: 'flagged' the first time, 'already'
+   * when it was flagged before (the first source and time are kept), 'missing' when the lead is gone.
+   */
+  async flagDoNotSell(id: string, source: DoNotSellSource): Promise<'flagged' | 'already' | 'missing'> {
+    const flag: DoNotSellFlag = { source, at: new Date().toISOString() };
+    const result = await this.redis.eval(
+      FLAG_IF_EXISTS,
+      1,
+      this.key(id),
+      META.doNotSell,
+      JSON.stringify(flag),
+    );
+    return result === 1 ? 'flagged' : result === 0 ? 'already' : 'missing';
   }
 
   /** Removes answers (e.g. a dependent field that no longer applies). */

@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root, for starting apps from their TypeScript sources. */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** A TCP port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export interface AppProcess {
+  readonly child: ChildProcess;
+  /** Everything the process wrote, for failure messages and log assertions. */
+  output(): string;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. */
+  stop(graceMs?: number): Promise<void>;
+  /** SIGKILL at once: a crash, for fault tests. */
+  kill(): Promise<void>;
+}
+
+/**
+ * Starts one of the apps from its TypeScript entry point (tsx, `source` export condition) as a real process,
+ * and waits until `readyUrl` answers 2xx.
+ */
+export async function startApp(options: {
+  entry: string;
+  env: Record<string, string>;
+  readyUrl?: string;
+  readyLog?: RegExp;
+  timeoutMs?: number;
+}): Promise<AppProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', path.resolve(REPO_ROOT, options.entry)],
+    {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${options.entry} exited early:\n${output}`);
+    if (options.readyLog?.test(output)) break;
+    if (options.readyUrl) {
+      const ok = await fetch(options.readyUrl).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) break;
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${options.entry} did not become ready:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  return {
+    child,
+    output: () => output,
+    async stop(graceMs = 5000) {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+    async kill() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
