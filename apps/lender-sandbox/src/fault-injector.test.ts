@@ -2,8 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { LENDER_NETWORK_PATHS, SubmitResponseSchema } from '@funnel/contracts/lender-network';
-import { SandboxStatsSchema } from './admin-api.js';
-import { planDelivery, type FaultKind } from './fault-injector.js';
+import { SandboxStatsSchema } from '@funnel/contracts/lender-sandbox';
+import type { FaultKind } from '@funnel/contracts/lender-sandbox';
+import { planDelivery } from './fault-injector.js';
 import { DEFAULT_OUTCOME_CONFIG, type OutcomeConfigPatch } from './sandbox-config.js';
 import { pingLead, postLead, submissionPayload, testSandbox } from './test-fixtures.js';
 

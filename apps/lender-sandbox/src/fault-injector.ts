@@ -1,12 +1,10 @@
+import type { FaultKind } from '@funnel/contracts/lender-sandbox';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './error-handler.js';
 import type { OutcomeConfig } from './sandbox-config.js';
 import { SeededRandom } from './seeded-random.js';
-
-export const FAULT_KINDS = ['serverError', 'timeout', 'reset', 'malformedJson'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /**
  * What the network means to answer to one protocol request, before faults. `drawKey` names the request

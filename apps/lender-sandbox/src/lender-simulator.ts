@@ -6,7 +6,7 @@ import {
   type SubmissionPayload,
   type SubmitResponse,
 } from '@funnel/contracts/lender-network';
-import type { SandboxLead, SandboxStats } from './admin-api.js';
+import type { SandboxLead, SandboxStats } from '@funnel/contracts/lender-sandbox';
 import { errorBody } from './error-handler.js';
 import type { ProtocolAnswer } from './fault-injector.js';
 import { LeadLedger, type LeadRecord } from './lead-ledger.js';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
 import { LEAD_STATUS, SubmitResponseSchema } from '@funnel/contracts/lender-network';
-import { SandboxStatsSchema } from '../admin-api.js';
+import { SandboxStatsSchema } from '@funnel/contracts/lender-sandbox';
 import { postLead, submissionPayload, testSandbox } from '../test-fixtures.js';
 
 let app: FastifyInstance;

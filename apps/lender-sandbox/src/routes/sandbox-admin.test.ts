@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
 import { LEAD_STATUS, SubmitResponseSchema } from '@funnel/contracts/lender-network';
-import { SandboxLeadSchema, SandboxStatsSchema } from '../admin-api.js';
+import { SandboxLeadSchema, SandboxStatsSchema } from '@funnel/contracts/lender-sandbox';
 import { DEFAULT_OUTCOME_CONFIG, OutcomeConfigSchema } from '../sandbox-config.js';
 import { pingLead, postLead, submissionPayload, testSandbox } from '../test-fixtures.js';
 

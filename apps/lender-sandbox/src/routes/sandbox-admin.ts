@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import * as z from 'zod';
 import { fieldErrors } from '@funnel/contracts/errors';
-import type { SandboxStats } from '../admin-api.js';
+import type { SandboxStats } from '@funnel/contracts/lender-sandbox';
 import { errorBody } from '../error-handler.js';
 import { OutcomeConfigPatchSchema, applyConfigPatch } from '../sandbox-config.js';
 import type { SandboxServices } from '../sandbox-services.js';
