@@ -25,13 +25,14 @@ export default tseslint.config(
         'error',
         {
           selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']",
-          message: "Import zod as `import * as z from 'zod'` in browser code (named import pulls every locale).",
+          message:
+            "Import zod as `import * as z from 'zod'` in browser code (named import pulls every locale).",
         },
       ],
     },
   },
   {
-    files: ['scripts/**', '**/e2e/**', '**/bench/**', '.ci/**'],
+    files: ['**/scripts/**', '**/e2e/**', '**/bench/**', '.ci/**'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -19,7 +19,9 @@ export function redisAnswers(url) {
     socket.setTimeout(1000, () => done(false));
     socket.once('error', () => done(false));
     socket.once('connect', () => socket.write('PING\r\n'));
-    socket.once('data', (data) => done(data.toString().startsWith('+PONG') || data.toString().startsWith('-NOAUTH')));
+    socket.once('data', (data) =>
+      done(data.toString().startsWith('+PONG') || data.toString().startsWith('-NOAUTH')),
+    );
   });
 }
 
@@ -36,13 +38,20 @@ export async function startPrivateRedis({ port, dataDir }) {
   const child = spawn(
     'redis-server',
     [
-      '--bind', '127.0.0.1',
-      '--port', String(port),
-      '--dir', path.resolve(dataDir),
-      '--appendonly', 'yes',
-      '--appendfsync', 'everysec',
-      '--maxmemory-policy', 'noeviction',
-      '--save', '',
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--dir',
+      path.resolve(dataDir),
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--maxmemory-policy',
+      'noeviction',
+      '--save',
+      '',
     ],
     { stdio: 'ignore' },
   );

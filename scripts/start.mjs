@@ -5,7 +5,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { devSecrets } from './dev-secrets.mjs';
-import { DEFAULT_REDIS_URL, NO_REDIS_MESSAGE, hasRedisServer, redisAnswers, startPrivateRedis } from './local-redis.mjs';
+import {
+  DEFAULT_REDIS_URL,
+  NO_REDIS_MESSAGE,
+  hasRedisServer,
+  redisAnswers,
+  startPrivateRedis,
+} from './local-redis.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = path.join(root, '.data');
@@ -16,11 +22,13 @@ function say(message) {
   console.log(`[start] ${message}`);
 }
 
-if (env.NODE_ENV !== 'production' && (!env.FIELD_ENCRYPTION_KEYS || !env.COOKIE_SECRETS)) {
+const SECRETS = ['FIELD_ENCRYPTION_KEYS', 'COOKIE_SECRETS', 'SUPPRESSION_HASH_SECRET'];
+if (env.NODE_ENV !== 'production' && SECRETS.some((name) => !env[name])) {
   const { secrets, created, file } = devSecrets(dataDir);
-  env.FIELD_ENCRYPTION_KEYS ??= secrets.FIELD_ENCRYPTION_KEYS;
-  env.COOKIE_SECRETS ??= secrets.COOKIE_SECRETS;
-  say(`${created ? 'Generated' : 'Using'} development secrets in ${path.relative(root, file)} (set FIELD_ENCRYPTION_KEYS and COOKIE_SECRETS to use your own).`);
+  for (const name of SECRETS) env[name] ||= secrets[name];
+  say(
+    `${created ? 'Generated' : 'Using'} development secrets in ${path.relative(root, file)} (set ${SECRETS.join(', ')} to use your own).`,
+  );
 }
 
 if (!env.REFERENCE_DATA_DIR) {
@@ -29,7 +37,9 @@ if (!env.REFERENCE_DATA_DIR) {
     env.REFERENCE_DATA_DIR = shared;
     say(`Reading reference data from ${shared}.`);
   } else {
-    say('REFERENCE_DATA_DIR is not set: ZIP lookup uses the npm ZIP package, suggestions are empty (see README).');
+    say(
+      'REFERENCE_DATA_DIR is not set: ZIP lookup uses the npm ZIP package, suggestions are empty (see README).',
+    );
   }
 }
 
@@ -42,12 +52,18 @@ if (!(await redisAnswers(env.REDIS_URL))) {
   const port = Number(new URL(env.REDIS_URL).port || 6379);
   const redis = await startPrivateRedis({ port, dataDir: path.join(dataDir, 'redis') });
   children.push(redis.child);
-  say(`No Redis answered at ${env.REDIS_URL}: started a private redis-server there (data in .data/redis, AOF on).`);
+  say(
+    `No Redis answered at ${env.REDIS_URL}: started a private redis-server there (data in .data/redis, AOF on).`,
+  );
 }
 
 if (env.START_SKIP_BUILD !== '1') {
   say('Building (turbo caches what has not changed)…');
-  const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit', env });
+  const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
@@ -76,4 +92,6 @@ process.on('SIGTERM', () => stop(0));
 
 run('bff', 'apps/bff/dist/server.js');
 const port = env.PORT ?? '3000';
-say(`The product is at http://localhost:${port}/ (API docs: http://localhost:${port}/api/docs). Ctrl-C stops it.`);
+say(
+  `The product is at http://localhost:${port}/ (API docs: http://localhost:${port}/api/docs). Ctrl-C stops it.`,
+);

@@ -30,12 +30,17 @@ function finish(ok) {
 if (!step('Type check', 'npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only'])) finish(false);
 if (!step('Lint and format', 'npm', ['run', 'lint', '--silent'])) finish(false);
 if (spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0) {
-  if (!step('Compose file is valid', 'docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'])) finish(false);
+  if (!step('Compose file is valid', 'docker-compose', ['-f', 'docker-compose.yml', 'config', '-q']))
+    finish(false);
 }
 
 const vitestReport = path.join(reportDir, 'vitest.json');
 const unitOk = step('Unit and integration tests (vitest, real Redis)', 'npx', [
-  'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`,
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestReport}`,
 ]);
 if (existsSync(vitestReport)) {
   const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
@@ -46,14 +51,25 @@ if (!unitOk) finish(false);
 
 const e2eFiles = ['apps/web/e2e']
   .filter((dir) => existsSync(path.join(root, dir)))
-  .flatMap((dir) => readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.e2e.ts')).map((f) => `${dir}/${f}`));
+  .flatMap((dir) =>
+    readdirSync(path.join(root, dir))
+      .filter((f) => f.endsWith('.e2e.ts'))
+      .map((f) => `${dir}/${f}`),
+  );
 if (e2eFiles.length > 0) {
-  if (!step('Build for browser tests', 'npx', ['turbo', 'run', 'build', '--output-logs=errors-only'])) finish(false);
+  if (!step('Build for browser tests', 'npx', ['turbo', 'run', 'build', '--output-logs=errors-only']))
+    finish(false);
   const e2eReport = path.join(reportDir, 'e2e.json');
   const e2eOk = step('Browser tests (playwright-core, Chromium)', process.execPath, [
-    '--import', 'tsx', '--conditions=source', '--test', '--test-concurrency=1',
-    '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=./scripts/count-reporter.mjs', `--test-reporter-destination=${e2eReport}`,
+    '--import',
+    'tsx',
+    '--conditions=source',
+    '--test',
+    '--test-concurrency=1',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=./scripts/count-reporter.mjs',
+    `--test-reporter-destination=${e2eReport}`,
     ...e2eFiles,
   ]);
   if (existsSync(e2eReport)) {

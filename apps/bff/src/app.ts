@@ -3,9 +3,13 @@ import type { Logger } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Env } from './env.js';
 import errorHandler from './plugins/error-handler.js';
+import globalPrivacyControl from './plugins/global-privacy-control.js';
 import leadServices from './plugins/lead-services.js';
 import leadSession from './plugins/lead-session.js';
 import openapi from './plugins/openapi.js';
+import outcomeEvents from './plugins/outcome-events.js';
+import privacyServices from './plugins/privacy-services.js';
+import submissionQueue from './plugins/submission-queue.js';
 import redis from './plugins/redis.js';
 import security from './plugins/security.js';
 import webApp from './plugins/web-app.js';
@@ -13,7 +17,10 @@ import type { ReferenceData } from './reference-data/reference-data.js';
 import clientLogRoutes from './routes/client-logs.js';
 import healthRoutes from './routes/health.js';
 import leadRoutes from './routes/lead.js';
+import leadSubmissionRoutes from './routes/lead-submission.js';
 import lookupRoutes from './routes/lookup.js';
+import partnerRoutes from './routes/partners.js';
+import privacyRoutes from './routes/privacy.js';
 import suggestRoutes from './routes/suggest.js';
 
 export interface AppOptions {
@@ -50,20 +57,34 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     secure: env.COOKIE_SECURE,
     maxAgeSeconds: Math.round(env.LEAD_TTL_DAYS * 24 * 60 * 60),
   });
+  await app.register(submissionQueue, { keyPrefix: env.REDIS_KEY_PREFIX });
   await app.register(leadServices, {
     env,
     referenceData: options.referenceData,
     now: options.now ?? (() => new Date()),
   });
+  await app.register(outcomeEvents);
   await app.register(openapi);
+  await app.register(privacyServices, {
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    hashSecret: env.SUPPRESSION_HASH_SECRET,
+  });
+  await app.register(globalPrivacyControl);
 
   await app.register(healthRoutes);
   await app.register(
     async (api) => {
       await api.register(leadRoutes);
+      await api.register(leadSubmissionRoutes, { heartbeatMs: env.SSE_HEARTBEAT_MS });
       await api.register(lookupRoutes);
       await api.register(suggestRoutes);
       await api.register(clientLogRoutes);
+      await api.register(privacyRoutes);
+      await api.register(partnerRoutes, {
+        keyPrefix: env.REDIS_KEY_PREFIX,
+        fixedNames: env.PARTNER_NAMES,
+        sourceUrl: env.PARTNER_SOURCE_URL,
+      });
     },
     { prefix: '/api/v1' },
   );

@@ -13,6 +13,29 @@ const commaList = z
 
 const boolish = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+/** Fictitious partner names, shown until an operator configures the real ones with PARTNER_NAMES. */
+const DEFAULT_PARTNER_NAMES = [
+  'Northwind Lending Group',
+  'Bluepine Credit Partners',
+  'Maple Ridge Loan Services',
+  'Silverbrook Financial Network',
+];
+
+/** Unset or empty (compose passes an unset variable as ''): the built-in list. */
+const partnerNames = z
+  .string()
+  .optional()
+  .transform((value) => {
+    const names = (value ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
+    return names.length > 0 ? names : DEFAULT_PARTNER_NAMES;
+  });
+
+/** An optional URL where empty means unset, as compose passes an unset variable. */
+const optionalUrl = z.preprocess((value) => (value === '' ? undefined : value), z.string().url().optional());
+
 export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -25,6 +48,7 @@ export const EnvSchema = z.object({
   FIELD_ENCRYPTION_KEYS: EncryptionKeysSchema,
   COOKIE_SECRETS: commaList.pipe(z.array(z.string().min(32, 'each cookie secret needs 32+ characters'))),
   COOKIE_SECURE: boolish.default(true),
+  SUPPRESSION_HASH_SECRET: z.string().min(32, 'the suppression hash secret needs 32+ characters'),
   LEAD_TTL_DAYS: z.coerce.number().positive().default(30),
   BUSINESS_TIME_ZONE: z.string().default('America/New_York'),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(60),
@@ -32,6 +56,10 @@ export const EnvSchema = z.object({
   ROUTING_LOOKUP_URL: z.string().url().optional(),
   ADDRESS_SUGGEST_URL: z.string().url().optional(),
   WEB_DIST_DIR: z.string().optional(),
+  PARTNER_NAMES: partnerNames,
+  PARTNER_SOURCE_URL: optionalUrl,
+  DECISION_DEADLINE_MS: z.coerce.number().int().positive().default(310_000),
+  SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(15_000),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

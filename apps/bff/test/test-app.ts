@@ -25,6 +25,7 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     REDIS_KEY_PREFIX: testKeyPrefix('bff'),
     FIELD_ENCRYPTION_KEYS: `test:${randomBytes(32).toString('base64')}`,
     COOKIE_SECRETS: randomBytes(32).toString('hex'),
+    SUPPRESSION_HASH_SECRET: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
     ...overrides,
   });

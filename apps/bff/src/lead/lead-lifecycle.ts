@@ -16,12 +16,22 @@ import {
 import { ZIP_CODE_NOT_FOUND } from '@funnel/contracts/messages';
 import { secondPayDate } from '@funnel/contracts/rules/pay-dates';
 import {
+  firstMissingStep,
   getStep,
   nextStepFor,
   progressFor,
   validateStepAgainstLead,
   type StepName,
 } from '@funnel/contracts/steps';
+import { createHash } from 'node:crypto';
+import {
+  CONSENT_VERSION,
+  consentText,
+  type ConsentRecord,
+  type SubmitLeadRequest,
+} from '@funnel/contracts/consent';
+import type { LeadOutcome, SubmitAccepted } from '@funnel/contracts/lead-outcome';
+import { META } from '@funnel/lead-store/lead-store';
 import { HttpError } from '../http-error.js';
 import type { ZipDirectory } from '../reference-data/zip-directory.js';
 import type { RoutingLookup } from './routing-lookup.js';
@@ -36,6 +46,16 @@ export interface LeadLifecycleDeps {
   routing: RoutingLookup;
   /** Today's date in the business time zone, 'YYYY-MM-DD'. */
   today: () => string;
+  now: () => Date;
+  /** Puts the lead's submission job on the queue (idempotent: one job per lead). */
+  enqueueSubmission: (leadId: string) => Promise<void>;
+  /** How long lenders have to decide before the lead ends as "no lender". */
+  decisionDeadlineMs: number;
+}
+
+export interface SubmitContext extends RequestContext {
+  /** Scheme and host the visitor used, for the consent record's page URL. */
+  origin: string;
 }
 
 export interface RequestContext {
@@ -86,6 +106,8 @@ export class LeadLifecycle {
 
   async saveStep(leadId: string | undefined, stepName: StepName, body: unknown): Promise<StepSaved> {
     const record = await this.load(leadId);
+    if (record.submission)
+      throw new HttpError(409, 'CONFLICT', 'This application has already been submitted.');
     const step = getStep(stepName);
     const parsed = step.schema.safeParse(body);
     if (!parsed.success) throw HttpError.validation(fieldErrors(parsed.error));
@@ -100,6 +122,66 @@ export class LeadLifecycle {
 
     const next = nextStepFor({ ...current, ...values });
     return { nextStep: next, progress: progressFor(next) };
+  }
+
+  /**
+   * Submits a complete lead: stores the consent evidence, marks it pending and enqueues it, once. A double
+   * click, a retry or a second tab gets the same answer and never a second job.
+   */
+  async submit(
+    leadId: string | undefined,
+    request: SubmitLeadRequest,
+    context: SubmitContext,
+  ): Promise<SubmitAccepted> {
+    const record = await this.load(leadId);
+    if (record.outcome) {
+      await this.deps.enqueueSubmission(record.id);
+      return { outcome: record.outcome.outcome };
+    }
+    const missing = firstMissingStep(toClientFields(record.fields) as ClientLead);
+    if (missing) {
+      const step = getStep(missing);
+      throw new HttpError(
+        400,
+        'INCOMPLETE_LEAD',
+        `Please complete the step "${step.title}" (${missing}) first.`,
+        {
+          step: missing,
+        },
+      );
+    }
+    const now = this.deps.now();
+    const text = consentText(request.button);
+    const consent: ConsentRecord = {
+      version: CONSENT_VERSION,
+      textSha256: createHash('sha256').update(text).digest('hex'),
+      button: request.button,
+      at: now.toISOString(),
+      ip: context.ip,
+      userAgent: context.userAgent ?? '',
+      pageUrl: `${context.origin}${request.pagePath}`,
+      ...pick(record.tracking, 'trustedFormUrl', 'jornayaLeadId'),
+    };
+    const started = await this.deps.store.startSubmission(
+      record.id,
+      {
+        submittedAt: now.toISOString(),
+        deadlineAt: new Date(now.getTime() + this.deps.decisionDeadlineMs).toISOString(),
+      },
+      { [META.consent]: JSON.stringify(consent) },
+    );
+    if (started === 'missing') throw sessionExpired();
+    let outcome: LeadOutcome | undefined =
+      started === 'created' ? await this.deps.store.setOutcome(record.id, { outcome: 'pending' }) : undefined;
+    outcome ??= await this.deps.store.getOutcome(record.id);
+    await this.deps.enqueueSubmission(record.id);
+    return { outcome: outcome?.outcome ?? 'pending' };
+  }
+
+  /** The visitor's lead id and current outcome, for the event stream; 404 without a session. */
+  async outcomeOf(leadId: string | undefined): Promise<{ id: string; outcome: LeadOutcome | undefined }> {
+    const record = await this.load(leadId);
+    return { id: record.id, outcome: record.outcome };
   }
 
   /** Fills the answers the server owns: place from ZIP, bank name from the directory, second pay date. */
@@ -171,8 +253,20 @@ export class LeadLifecycle {
       }
     }
     const nextStep = nextStepFor(all);
-    return { answers, masked, nextStep, progress: progressFor(nextStep) };
+    return {
+      answers,
+      masked,
+      nextStep,
+      progress: progressFor(nextStep),
+      ...(record.outcome ? { outcome: record.outcome } : {}),
+    };
   }
+}
+
+function pick(source: Record<string, unknown>, ...keys: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of keys) if (typeof source[key] === 'string') out[key] = source[key];
+  return out;
 }
 
 /** Recorded about the visitor, not answers they gave: never echoed back. */

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { JOBS, SUBMIT_LEAD_JOB_OPTIONS } from '@funnel/contracts/jobs';
 import type { Env } from '../env.js';
 import { createAddressSuggestions, type AddressSuggestions } from '../lead/address-suggestions.js';
 import { businessDate } from '../lead/business-date.js';
@@ -55,8 +56,17 @@ export default fp<LeadServicesOptions>(
         zips: referenceData.zips,
         routing: routingLookup,
         today: () => businessDate(now(), env.BUSINESS_TIME_ZONE),
+        now,
+        decisionDeadlineMs: env.DECISION_DEADLINE_MS,
+        enqueueSubmission: async (leadId) => {
+          await app.submissionQueue.add(
+            JOBS.submitLead.name,
+            { leadId },
+            { ...SUBMIT_LEAD_JOB_OPTIONS, jobId: leadId },
+          );
+        },
       }),
     );
   },
-  { name: 'lead-services', dependencies: ['redis'] },
+  { name: 'lead-services', dependencies: ['redis', 'submission-queue'] },
 );

@@ -5,7 +5,11 @@ export const SESSION_COOKIE = 'funnel_lead';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The lead id bound to this visitor's signed cookie, or undefined when absent or tampered with. */
+    /**
+     * The lead id bound to this visitor's signed cookie, or undefined when absent or tampered with. Once this
+     * request has bound a new lead (`reply.bindLead`), that lead's id: hooks running after the handler see the
+     * visitor's lead as the response leaves it.
+     */
     sessionLeadId(): string | undefined;
   }
   interface FastifyReply {
@@ -13,6 +17,9 @@ declare module 'fastify' {
     bindLead(leadId: string): void;
   }
 }
+
+// The lead a request bound, kept beside the request rather than on it (no decorator to initialise per request).
+const boundLeads = new WeakMap<object, string>();
 
 export interface LeadSessionOptions {
   secrets: string[];
@@ -29,6 +36,8 @@ export default fp<LeadSessionOptions>(
     await app.register(fastifyCookie, { secret: options.secrets });
 
     app.decorateRequest('sessionLeadId', function () {
+      const bound = boundLeads.get(this);
+      if (bound) return bound;
       const raw = this.cookies[SESSION_COOKIE];
       if (!raw) return undefined;
       const unsigned = this.unsignCookie(raw);
@@ -36,6 +45,7 @@ export default fp<LeadSessionOptions>(
     });
 
     app.decorateReply('bindLead', function (leadId: string) {
+      boundLeads.set(this.request, leadId);
       this.setCookie(SESSION_COOKIE, leadId, {
         signed: true,
         httpOnly: true,

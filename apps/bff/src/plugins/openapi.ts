@@ -22,6 +22,8 @@ export default fp(
           { name: 'lookup', description: 'ZIP and routing-number lookups' },
           { name: 'suggest', description: 'Autocomplete' },
           { name: 'diagnostics', description: 'Browser error reports' },
+          { name: 'privacy', description: 'Unsubscribe and do-not-sell requests' },
+          { name: 'partners', description: 'The Partners page' },
         ],
       },
       transform: jsonSchemaTransform,

@@ -1,0 +1,26 @@
+import fp from 'fastify-plugin';
+import { SuppressionList } from '@funnel/lead-store/suppression-list';
+import { PrivacyRequests } from '../privacy/privacy-requests.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Who unsubscribed or asked not to be sold: consult before any mailing-list sync, cross-sell or sharing. */
+    suppressionList: SuppressionList;
+    privacyRequests: PrivacyRequests;
+  }
+}
+
+export interface PrivacyServicesOptions {
+  keyPrefix: string;
+  hashSecret: string;
+}
+
+/** Wires the privacy requests and the suppression list they feed onto the app. */
+export default fp<PrivacyServicesOptions>(
+  async (app, { keyPrefix, hashSecret }) => {
+    const suppression = new SuppressionList(app.redis, { keyPrefix, hashSecret });
+    app.decorate('suppressionList', suppression);
+    app.decorate('privacyRequests', new PrivacyRequests({ suppression, leads: app.leadStore }));
+  },
+  { name: 'privacy-services', dependencies: ['redis', 'lead-services'] },
+);

@@ -1,0 +1,93 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { SubmitLeadRequestSchema } from '@funnel/contracts/consent';
+import { ApiErrorSchema } from '@funnel/contracts/errors';
+import { OUTCOME_EVENT, SubmitAcceptedSchema, type LeadOutcome } from '@funnel/contracts/lead-outcome';
+
+export interface SubmissionRouteOptions {
+  heartbeatMs: number;
+}
+
+/** Submitting the visitor's lead and streaming its outcome back (server-sent events). */
+const leadSubmissionRoutes: FastifyPluginAsyncZod<SubmissionRouteOptions> = async (app, { heartbeatMs }) => {
+  // Open event streams end when the server shuts down, so browsers reconnect to another instance at once.
+  const streams = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of streams) end();
+  });
+
+  app.post(
+    '/lead/submit',
+    {
+      schema: {
+        summary: 'Submit the complete lead to the lender network',
+        description:
+          'Requires every step answered and the consent given by pressing Request Funds / Request Cash. Stores ' +
+          'the consent evidence and enqueues the lead once: repeats answer the same. 400 INCOMPLETE_LEAD names ' +
+          'the first unanswered step in `fields.step`.',
+        tags: ['lead'],
+        body: SubmitLeadRequestSchema,
+        response: { 202: SubmitAcceptedSchema, 400: ApiErrorSchema, 404: ApiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const accepted = await app.leads.submit(request.sessionLeadId(), request.body, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+        origin: `${request.protocol}://${request.host}`,
+      });
+      return reply.code(202).send(accepted);
+    },
+  );
+
+  app.get(
+    '/lead/events',
+    {
+      schema: {
+        summary: "Server-sent events with the visitor's lead outcome",
+        description:
+          `Sends the current outcome at once (event \`${OUTCOME_EVENT}\`, id = its sequence number), then every ` +
+          'change. Honours `Last-Event-ID`. Comment lines keep the connection alive.',
+        tags: ['lead'],
+        response: { 404: ApiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const { id, outcome } = await app.leads.outcomeOf(request.sessionLeadId());
+      const lastEventId = Number(request.headers['last-event-id'] ?? 0) || 0;
+      let lastSent = lastEventId;
+
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      res.write('retry: 2000\n\n');
+
+      const send = (next: LeadOutcome) => {
+        if (next.seq <= lastSent) return;
+        lastSent = next.seq;
+        res.write(`id: ${next.seq}\nevent: ${OUTCOME_EVENT}\ndata: ${JSON.stringify(next)}\n\n`);
+      };
+      // Subscribe before reading again, so a change between the first read and now is not lost.
+      const unsubscribe = app.outcomeEvents.subscribe(id, send);
+      if (outcome) send(outcome);
+      const latest = await app.leadStore.getOutcome(id).catch(() => undefined);
+      if (latest) send(latest);
+
+      const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), heartbeatMs);
+      const end = () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        streams.delete(end);
+        res.end();
+      };
+      streams.add(end);
+      request.raw.once('close', end);
+    },
+  );
+};
+
+export default leadSubmissionRoutes;

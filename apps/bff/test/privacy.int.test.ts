@@ -1,0 +1,445 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DO_NOT_SELL_CONFIRMATION, UNSUBSCRIBE_CONFIRMATION } from '@funnel/contracts/privacy';
+import { SESSION_COOKIE } from '../src/plugins/lead-session.js';
+import { startTestApp, type TestApp } from './test-app.js';
+
+const UNSUBSCRIBE = { email: ' Maria@Example.COM ', phone: '(212)-555-0142', reason: 'SPAM' };
+
+const DO_NOT_SELL = {
+  stateResidencyPrompt: 'CA',
+  firstName: 'Ann',
+  middleName: '',
+  lastName: 'Lee',
+  email: 'ann.lee@example.com',
+  phone: '(646)-555-0199',
+  country: 'United States',
+  zip: '90210',
+  state: 'CA',
+  address: '1 Rodeo Dr',
+  city: 'Beverly Hills',
+};
+
+const LANDING = { amount: 500, loanReason: 'DEBT_CONSOLIDATION', zipCode: '10001' };
+const GPC = { 'sec-gpc': '1' };
+
+interface StreamEntry {
+  requestId: string;
+  type: string;
+  source: string;
+  at: string;
+  leadId?: string;
+  request: string;
+}
+
+function toEntry(fields: string[]): StreamEntry {
+  const entry: Record<string, string> = {};
+  for (let i = 0; i < fields.length; i += 2) entry[fields[i]!] = fields[i + 1]!;
+  return entry as unknown as StreamEntry;
+}
+
+function session(response: { cookies: Array<{ name: string; value: string }> }) {
+  const cookie = response.cookies.find((c) => c.name === SESSION_COOKIE);
+  if (!cookie) throw new Error('no session cookie set');
+  return { cookie: `${SESSION_COOKIE}=${cookie.value}`, leadId: cookie.value.split('.')[0]! };
+}
+
+describe('privacy requests on real Redis', () => {
+  let t: TestApp;
+  let streamKey: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    streamKey = `${t.env.REDIS_KEY_PREFIX}privacy-requests`;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function entries(): Promise<StreamEntry[]> {
+    return (await t.redis.xrange(streamKey, '-', '+')).map(([, fields]) => toEntry(fields));
+  }
+
+  async function createLead(headers: Record<string, string> = {}) {
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/lead', payload: LANDING, headers });
+    expect(response.statusCode).toBe(201);
+    return session(response);
+  }
+
+  it('stores an unsubscribe request and suppresses the normalized email and phone', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/privacy/unsubscribe',
+      payload: UNSUBSCRIBE,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 200, message: UNSUBSCRIBE_CONFIRMATION });
+    expect(response.json().message).toMatch(/48 hours/);
+
+    const stored = await entries();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toEqual({
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      type: 'unsubscribe',
+      source: 'form',
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      request: JSON.stringify({ email: 'Maria@Example.COM', phone: '2125550142', reason: 'SPAM' }),
+    });
+    expect(Date.now() - Date.parse(stored[0]!.at)).toBeLessThan(60_000);
+
+    const suppression = t.app.suppressionList;
+    expect(await suppression.isSuppressed({ email: 'maria@example.com' })).toEqual({
+      unsubscribed: true,
+      doNotSell: false,
+    });
+    expect(await suppression.isSuppressed({ email: ' MARIA@example.com ' })).toMatchObject({
+      unsubscribed: true,
+    });
+    expect(await suppression.isSuppressed({ phone: '2125550142' })).toMatchObject({ unsubscribed: true });
+    expect(await suppression.isSuppressed({ phone: '(212)-555-0142' })).toMatchObject({ unsubscribed: true });
+    expect(await suppression.isSuppressed({ email: 'other@example.com', phone: '6465550100' })).toEqual({
+      unsubscribed: false,
+      doNotSell: false,
+    });
+    const index = JSON.stringify(await t.redis.hgetall(`${t.env.REDIS_KEY_PREFIX}suppression`));
+    expect(index).not.toMatch(/maria|2125550142/i);
+  });
+
+  it('answers a repeat the same and stores nothing new', async () => {
+    const before = await entries();
+    const repeat = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/privacy/unsubscribe',
+      payload: { ...UNSUBSCRIBE, email: 'maria@example.com', phone: '2125550142' },
+    });
+    expect(repeat.statusCode).toBe(200);
+    expect(repeat.json()).toEqual({ status: 200, message: UNSUBSCRIBE_CONFIRMATION });
+    expect(await entries()).toEqual(before);
+  });
+
+  it("stores a do-not-sell request and flags the visitor's own lead", async () => {
+    const { cookie, leadId } = await createLead();
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/privacy/do-not-sell',
+      payload: DO_NOT_SELL,
+      headers: { cookie },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 200, message: DO_NOT_SELL_CONFIRMATION });
+
+    const last = (await entries()).at(-1)!;
+    expect(last).toMatchObject({ type: 'do-not-sell', source: 'form', leadId });
+    expect(JSON.parse(last.request)).toEqual({ ...DO_NOT_SELL, middleName: undefined, phone: '6465550199' });
+    expect(await t.app.suppressionList.isSuppressed({ email: 'Ann.Lee@example.com' })).toEqual({
+      unsubscribed: false,
+      doNotSell: true,
+    });
+    expect(await t.app.suppressionList.isSuppressed({ phone: '646-555-0199' })).toMatchObject({
+      doNotSell: true,
+    });
+    expect((await t.app.leadStore.get(leadId))?.doNotSell).toEqual({
+      source: 'do-not-sell-request',
+      at: expect.any(String),
+    });
+
+    const count = (await entries()).length;
+    const repeat = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/privacy/do-not-sell',
+      payload: DO_NOT_SELL,
+    });
+    expect(repeat.json()).toEqual(response.json());
+    expect(await entries()).toHaveLength(count);
+  });
+
+  it('stores a do-not-sell request without a session and flags no lead', async () => {
+    const before = (await entries()).length;
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/privacy/do-not-sell',
+      payload: { ...DO_NOT_SELL, email: 'bo@example.com', phone: '3125550123', stateResidencyPrompt: 'NONE' },
+    });
+    expect(response.statusCode).toBe(200);
+    const stored = await entries();
+    expect(stored).toHaveLength(before + 1);
+    expect(stored.at(-1)).not.toHaveProperty('leadId');
+  });
+
+  it('refuses bad input with 400, the exact messages, and stores nothing', async () => {
+    const streamBefore = await entries();
+    const indexBefore = await t.redis.hgetall(`${t.env.REDIS_KEY_PREFIX}suppression`);
+
+    const emptyUnsubscribe = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/privacy/unsubscribe',
+      payload: {},
+    });
+    expect(emptyUnsubscribe.statusCode).toBe(400);
+    expect(emptyUnsubscribe.json()).toEqual({
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'Email is required!',
+        fields: {
+          email: 'Email is required!',
+          phone: 'Phone number is required!',
+          reason: 'Unsubscribe reason is required!',
+        },
+      },
+    });
+
+    const badUnsubscribe = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/privacy/unsubscribe',
+      payload: { email: 'maria@', phone: '(212)-555-01__', reason: 'Other' },
+    });
+    expect(badUnsubscribe.statusCode).toBe(400);
+    expect(badUnsubscribe.json().error.fields).toEqual({
+      email: 'Invalid email address',
+      phone: 'Phone number must be 10 characters long',
+      reason: 'Unsubscribe reason is required!',
+    });
+
+    const emptyDoNotSell = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/privacy/do-not-sell',
+      payload: {},
+    });
+    expect(emptyDoNotSell.statusCode).toBe(400);
+    expect(emptyDoNotSell.json().error.fields).toEqual({
+      stateResidencyPrompt: 'Please select an answer!',
+      firstName: 'First Name is required!',
+      lastName: 'Last Name is required!',
+      email: 'Email is required!',
+      phone: 'Phone number is required!',
+      country: 'Country is required!',
+      zip: 'Zip code must be 5 characters long',
+      state: 'State is required!',
+      address: 'Address must be 5 characters long',
+      city: 'City is required!',
+    });
+
+    const badDoNotSell = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/privacy/do-not-sell',
+      payload: { ...DO_NOT_SELL, zip: '9021', address: '1 Rd', phone: '(112)-555-0199' },
+    });
+    expect(badDoNotSell.statusCode).toBe(400);
+    expect(badDoNotSell.json().error.fields).toEqual({
+      zip: 'Zip code must be 5 characters long',
+      address: 'Address must be 5 characters long',
+      phone: 'The phone number is not correct!',
+    });
+
+    expect(await entries()).toEqual(streamBefore);
+    expect(await t.redis.hgetall(`${t.env.REDIS_KEY_PREFIX}suppression`)).toEqual(indexBefore);
+  });
+
+  it('honours Sec-GPC: 1 on lead creation as a do-not-sell for that lead, recorded once', async () => {
+    const before = (await entries()).length;
+    const { cookie, leadId } = await createLead(GPC);
+    expect((await t.app.leadStore.get(leadId))?.doNotSell).toEqual({
+      source: 'global-privacy-control',
+      at: expect.any(String),
+    });
+    const stored = await entries();
+    expect(stored).toHaveLength(before + 1);
+    expect(stored.at(-1)).toMatchObject({
+      type: 'do-not-sell',
+      source: 'global-privacy-control',
+      leadId,
+      request: '{}',
+    });
+
+    const save = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/lead/steps/lgname',
+      payload: { firstName: 'Ann', lastName: 'Lee' },
+      headers: { cookie, ...GPC },
+    });
+    expect(save.statusCode).toBe(200);
+    expect(await entries()).toHaveLength(before + 1);
+  });
+
+  it('honours Sec-GPC: 1 on a step save and on the privacy forms, and only with the header', async () => {
+    const plain = await createLead();
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/lead/steps/lgname',
+      payload: { firstName: 'Ann', lastName: 'Lee' },
+      headers: { cookie: plain.cookie },
+    });
+    expect((await t.app.leadStore.get(plain.leadId))?.doNotSell).toBeUndefined();
+
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/lead/steps/email',
+      payload: { email: 'ann.lee@example.com' },
+      headers: { cookie: plain.cookie, ...GPC },
+    });
+    expect((await t.app.leadStore.get(plain.leadId))?.doNotSell?.source).toBe('global-privacy-control');
+
+    const other = await createLead();
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/privacy/unsubscribe',
+      payload: { email: 'gpc@example.com', phone: '3125550177', reason: 'OTHER' },
+      headers: { cookie: other.cookie, ...GPC },
+    });
+    expect((await t.app.leadStore.get(other.leadId))?.doNotSell?.source).toBe('global-privacy-control');
+
+    const noLead = await t.app.inject({ method: 'GET', url: '/api/v1/lead', headers: GPC });
+    expect(noLead.statusCode).toBe(404);
+  });
+
+  it('publishes that it honours Global Privacy Control', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/.well-known/gpc.json' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ gpc: true, lastUpdate: expect.stringMatching(/^\d{4}-\d\d-\d\d$/) });
+  });
+
+  it('documents the privacy and partners endpoints', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/privacy/unsubscribe',
+        '/api/v1/privacy/do-not-sell',
+        '/api/v1/partners',
+      ]),
+    );
+  });
+});
+
+describe('privacy request rate limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { RATE_LIMIT_MAX: '2' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers 429 past the limit', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/privacy/do-not-sell',
+        payload: DO_NOT_SELL,
+      });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+});
+
+/** A real partner source on a local port, whose answer each test sets. */
+class PartnerSource {
+  hits = 0;
+  answer: (res: ServerResponse) => void = (res) => res.end('{}');
+  private readonly server: Server = createServer((_req: IncomingMessage, res: ServerResponse) => {
+    this.hits++;
+    this.answer(res);
+  });
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/api/partner`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+function json(body: unknown) {
+  return (res: ServerResponse) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify(body));
+  };
+}
+
+describe('partners', () => {
+  const source = new PartnerSource();
+  let url: string;
+  const apps: TestApp[] = [];
+
+  async function appWith(env: Record<string, string>): Promise<TestApp> {
+    const t = await startTestApp({ env });
+    apps.push(t);
+    return t;
+  }
+
+  async function partners(t: TestApp): Promise<string[]> {
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/partners' });
+    expect(response.statusCode).toBe(200);
+    return response.json().partners;
+  }
+
+  beforeAll(async () => {
+    url = await source.start();
+  });
+  afterAll(async () => {
+    for (const t of apps) await t.close();
+    await source.stop();
+  });
+
+  it('lists the fixed names without a source', async () => {
+    const t = await appWith({ PARTNER_NAMES: ' Acme Lending , Beacon Credit ,' });
+    expect(await partners(t)).toEqual(['Acme Lending', 'Beacon Credit']);
+    const defaults = await appWith({});
+    expect((await partners(defaults)).length).toBeGreaterThan(0);
+  });
+
+  it("appends the source's names and shares them through Redis for every instance", async () => {
+    source.hits = 0;
+    source.answer = json({ 'Delta Loans': { id: 1 }, ' Echo Finance ': true, 'acme lending': {} });
+    const env = { PARTNER_NAMES: 'Acme Lending,Beacon Credit', PARTNER_SOURCE_URL: url };
+    const first = await appWith(env);
+    expect(await partners(first)).toEqual(['Acme Lending', 'Beacon Credit', 'Delta Loans', 'Echo Finance']);
+    expect(await partners(first)).toEqual(['Acme Lending', 'Beacon Credit', 'Delta Loans', 'Echo Finance']);
+
+    const second = await appWith({ ...env, REDIS_KEY_PREFIX: first.env.REDIS_KEY_PREFIX });
+    expect(await partners(second)).toEqual(['Acme Lending', 'Beacon Credit', 'Delta Loans', 'Echo Finance']);
+    expect(source.hits).toBe(1);
+    const ttl = await first.redis.pttl(`${first.env.REDIS_KEY_PREFIX}partners:source-names`);
+    expect(ttl).toBeGreaterThan(60_000);
+    expect(ttl).toBeLessThanOrEqual(5 * 60_000);
+  });
+
+  it('answers the fixed list when the source fails', async () => {
+    source.answer = (res) => {
+      res.statusCode = 500;
+      res.end('boom');
+    };
+    const failing = await appWith({ PARTNER_NAMES: 'Acme Lending', PARTNER_SOURCE_URL: url });
+    expect(await partners(failing)).toEqual(['Acme Lending']);
+
+    source.answer = json(['not', 'an', 'object']);
+    const malformed = await appWith({ PARTNER_NAMES: 'Acme Lending', PARTNER_SOURCE_URL: url });
+    expect(await partners(malformed)).toEqual(['Acme Lending']);
+
+    const unreachable = await appWith({
+      PARTNER_NAMES: 'Acme Lending',
+      PARTNER_SOURCE_URL: 'http://127.0.0.1:9/api/partner',
+    });
+    expect(await partners(unreachable)).toEqual(['Acme Lending']);
+  });
+
+  it('answers the fixed list within the 2 s timeout when the source is slow, and leaves it alone a while', async () => {
+    source.hits = 0;
+    source.answer = (res) => {
+      setTimeout(() => json({ 'Late Partner': {} })(res), 4000).unref();
+    };
+    const slow = await appWith({ PARTNER_NAMES: 'Acme Lending', PARTNER_SOURCE_URL: url });
+    const started = Date.now();
+    expect(await partners(slow)).toEqual(['Acme Lending']);
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(1900);
+    expect(elapsed).toBeLessThan(3500);
+    expect(await partners(slow)).toEqual(['Acme Lending']);
+    expect(source.hits).toBe(1);
+  });
+});
