@@ -12,6 +12,8 @@ WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/packages/contracts/package.json ./packages/contracts/
 COPY --from=build /app/packages/contracts/dist ./packages/contracts/dist
+COPY --from=build /app/packages/lead-store/package.json ./packages/lead-store/
+COPY --from=build /app/packages/lead-store/dist ./packages/lead-store/dist
 COPY --from=build /app/apps/bff/package.json ./apps/bff/
 COPY --from=build /app/apps/bff/dist ./apps/bff/dist
 COPY --from=build /app/apps/web/dist ./apps/web/dist

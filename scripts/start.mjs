@@ -83,13 +83,29 @@ function run(name, script) {
 
 let shuttingDown = false;
 function stop(code = 0) {
+  if (shuttingDown) return;
   shuttingDown = true;
-  for (const child of children.reverse()) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 500).unref();
+  for (const child of [...children].reverse()) child.kill('SIGTERM');
+  // Give the apps time to finish in-flight work (the worker waits for active jobs).
+  Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve))),
+    ),
+  ).then(() => process.exit(code));
+  setTimeout(() => process.exit(code), 20_000).unref();
 }
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
 
+if (!env.LENDER_NETWORK_URL) {
+  // No lender network configured: the local sandbox plays it, and its sold redirect is a page it serves.
+  env.SANDBOX_PORT ??= '4010';
+  env.LENDER_NETWORK_URL = `http://127.0.0.1:${env.SANDBOX_PORT}`;
+  run('lender-sandbox', 'apps/lender-sandbox/dist/server.js');
+  say(`No LENDER_NETWORK_URL set: the lender sandbox answers at ${env.LENDER_NETWORK_URL}.`);
+}
+run('worker', 'apps/worker/dist/main.js');
 run('bff', 'apps/bff/dist/server.js');
 const port = env.PORT ?? '3000';
 say(

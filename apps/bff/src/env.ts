@@ -34,8 +34,6 @@ const partnerNames = z
   });
 
 /** An optional URL where empty means unset, as compose passes an unset variable. */
-const optionalUrl = z.preprocess((value) => (value === '' ? undefined : value), z.string().url().optional());
-
 export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -57,7 +55,7 @@ export const EnvSchema = z.object({
   ADDRESS_SUGGEST_URL: z.string().url().optional(),
   WEB_DIST_DIR: z.string().optional(),
   PARTNER_NAMES: partnerNames,
-  PARTNER_SOURCE_URL: optionalUrl,
+  PARTNER_SOURCE_URL: z.string().url().optional(),
   DECISION_DEADLINE_MS: z.coerce.number().int().positive().default(310_000),
   SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(15_000),
 });
@@ -66,7 +64,9 @@ export type Env = z.infer<typeof EnvSchema>;
 
 /** Parses the environment once at start; fails listing every bad key. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const parsed = EnvSchema.safeParse(source);
+  // An empty variable means "not set" (compose passes unset variables through as empty strings).
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const parsed = EnvSchema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map(
       (issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`,

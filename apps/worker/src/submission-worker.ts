@@ -1,0 +1,51 @@
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { JOBS, SubmitLeadJobSchema, queuePrefix } from '@funnel/contracts/jobs';
+import {
+  createSubmitLeadProcessor,
+  type SubmitLeadDeps,
+  type SubmitLeadResult,
+} from './submit-lead-processor.js';
+
+export interface SubmissionWorkerOptions {
+  connection: Redis;
+  keyPrefix: string;
+  concurrency: number;
+  stalledIntervalMs: number;
+  lockDurationMs: number;
+}
+
+/**
+ * The BullMQ worker for lead submissions. Whatever happens to a job, its lead ends with a final outcome: a job
+ * that fails for good (an unexpected error after every retry) ends its lead as "no lender".
+ */
+export function createSubmissionWorker(deps: SubmitLeadDeps, options: SubmissionWorkerOptions): Worker {
+  const worker = new Worker<unknown, SubmitLeadResult>(
+    JOBS.submitLead.queue,
+    createSubmitLeadProcessor(deps),
+    {
+      connection: options.connection,
+      prefix: queuePrefix(options.keyPrefix),
+      concurrency: options.concurrency,
+      stalledInterval: options.stalledIntervalMs,
+      lockDuration: options.lockDurationMs,
+      maxStalledCount: 3,
+    },
+  );
+
+  worker.on('error', (err) => deps.logger.error({ err }, 'submission worker error'));
+  worker.on('failed', (job, err) => {
+    if (!job) return;
+    const finalFailure = err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
+    deps.logger.error({ jobId: job.id, err: err.message, finalFailure }, 'submission job failed');
+    if (!finalFailure) return;
+    const parsed = SubmitLeadJobSchema.safeParse(job.data);
+    if (!parsed.success) return;
+    void deps.store
+      .setOutcome(parsed.data.leadId, { outcome: 'no_lender', reason: 'internal_error' })
+      .catch((error: unknown) =>
+        deps.logger.error({ err: error }, 'could not record the outcome of a failed job'),
+      );
+  });
+  return worker;
+}

@@ -1,0 +1,126 @@
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import type { Logger } from 'pino';
+import { ZodError } from 'zod';
+import { SubmitLeadJobSchema } from '@funnel/contracts/jobs';
+import { isFinalOutcome, type LeadOutcome } from '@funnel/contracts/lead-outcome';
+import { buildSubmissionPayload, type SubmittableLead } from '@funnel/contracts/lender-network';
+import { TrackingSchema } from '@funnel/contracts/tracking';
+import type { LeadRecord, LeadStore, NewOutcome } from '@funnel/lead-store/lead-store';
+import { decide, type DecisionPolicy } from './decision.js';
+import type { LenderClient } from './lender-client.js';
+import { FinalLenderError, RetryableLenderError } from './lender-errors.js';
+
+export interface SubmitLeadDeps {
+  store: LeadStore;
+  lender: Pick<LenderClient, 'submit' | 'ping'>;
+  policy: DecisionPolicy;
+  pollIntervalMs: number;
+  noLenderFallbackUrl?: string | undefined;
+  now: () => number;
+  logger: Logger;
+}
+
+export type SubmitLeadResult = { outcome: LeadOutcome['outcome'] } | { skipped: string };
+
+// Long enough for one post with its timeouts; a crashed holder frees it by itself.
+const POST_CLAIM_MS = 60_000;
+
+/**
+ * One run of a lead's submission job. The job holds only the lead id; where the lead stands lives on the lead
+ * (submission state, upstream id, outcome), so a run picks up wherever the previous one stopped, on any worker.
+ *
+ * - Not posted yet: post once (claimed, idempotency key = our lead id). Network failures throw so BullMQ retries
+ *   with backoff; when retries or time run out the lead ends as no lender.
+ * - Posted and pending: poll every `pollIntervalMs` by moving the job to the delayed set (the "process step jobs"
+ *   pattern: no worker sleeps) until a final status or the persisted deadline.
+ */
+export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
+  return async function processSubmitLead(job: Job, token?: string): Promise<SubmitLeadResult> {
+    const { leadId } = SubmitLeadJobSchema.parse(job.data);
+    const log = deps.logger.child({ leadId, jobId: job.id });
+    const lead = await deps.store.get(leadId);
+    if (!lead) return { skipped: 'lead no longer exists' };
+    if (lead.outcome && isFinalOutcome(lead.outcome.outcome)) return { outcome: lead.outcome.outcome };
+    const submission = lead.submission;
+    if (!submission) throw new UnrecoverableError('lead was never submitted');
+
+    const finish = async (outcome: NewOutcome): Promise<SubmitLeadResult> => {
+      const stored = await deps.store.setOutcome(leadId, outcome);
+      log.info({ outcome: stored?.outcome, reason: outcome.reason }, 'lead decided');
+      return stored ? { outcome: stored.outcome } : { skipped: 'lead no longer exists' };
+    };
+    const deadline = Date.parse(submission.deadlineAt);
+    if (deps.now() >= deadline) return finish(noLender('deadline', deps.noLenderFallbackUrl));
+
+    try {
+      if (!submission.upstreamLeadId) {
+        if (!(await deps.store.claimPost(leadId, POST_CLAIM_MS))) {
+          log.warn('another worker is posting this lead; checking again shortly');
+        } else {
+          try {
+            const answer = await deps.lender.submit(payloadFor(lead));
+            log.info({ status: answer.data.status }, 'lead posted');
+            const decided = decide({ ...answer, status: answer.data.status }, deps.policy);
+            if (decided) return await finish(decided);
+            await deps.store.updateSubmission(leadId, {
+              upstreamLeadId: answer.data.lead_id,
+              checkKey: leadId,
+            });
+          } finally {
+            await deps.store.releasePost(leadId);
+          }
+        }
+      } else {
+        const answer = await deps.lender.ping({
+          lead_id: submission.upstreamLeadId,
+          checkKey: submission.checkKey ?? leadId,
+          utm_source: TrackingSchema.parse(lead.tracking).utmSource ?? '',
+        });
+        log.debug({ status: answer.data.data.status }, 'lead polled');
+        const decided = decide(answer.data.data, deps.policy);
+        if (decided) return finish(decided);
+      }
+    } catch (error) {
+      if (error instanceof FinalLenderError) {
+        log.warn({ statusCode: error.statusCode }, 'lender network refused the lead');
+        return finish({ outcome: 'rejected', reason: `upstream_${error.statusCode}` });
+      }
+      if (!(error instanceof RetryableLenderError)) throw error;
+      log.warn({ err: error.message, attempt: job.attemptsMade + 1 }, 'lender network call failed');
+      if (!submission.upstreamLeadId) {
+        const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+        if (lastAttempt) return finish(noLender('unreachable', deps.noLenderFallbackUrl));
+        // BullMQ retries the post with exponential backoff and the same idempotency key.
+        throw error;
+      }
+      // A failed poll is retried at the next tick; the deadline bounds how long that can go on.
+    }
+
+    await job.moveToDelayed(Math.min(deps.now() + deps.pollIntervalMs, deadline), token);
+    throw new DelayedError();
+  };
+}
+
+/** The lender payload; a lead that cannot make one is our fault, and retrying will not fix it. */
+function payloadFor(lead: LeadRecord) {
+  const consent = lead.consent;
+  if (!consent) throw new UnrecoverableError('submitted lead has no consent record');
+  try {
+    return buildSubmissionPayload(lead.fields as unknown as SubmittableLead, {
+      leadId: lead.id,
+      tracking: TrackingSchema.parse(lead.tracking),
+      userIp: consent.ip,
+      userAgent: consent.userAgent,
+      webSiteUrl: consent.pageUrl,
+      ...(lead.fields.test_mode === true ? { testMode: true } : {}),
+    });
+  } catch (error) {
+    const fields =
+      error instanceof ZodError ? error.issues.map((i) => i.path.join('.')).join(', ') : String(error);
+    throw new UnrecoverableError(`lead cannot be turned into a submission (${fields})`);
+  }
+}
+
+function noLender(reason: string, fallbackUrl: string | undefined): NewOutcome {
+  return { outcome: 'no_lender', reason, ...(fallbackUrl ? { redirectUrl: fallbackUrl } : {}) };
+}

@@ -1,0 +1,13 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+import { sourceResolution } from '../../vitest.shared.js';
+
+export default defineConfig({
+  ...sourceResolution,
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: [fileURLToPath(import.meta.resolve('@funnel/testing/redis-global-setup'))],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
