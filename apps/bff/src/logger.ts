@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import { CLIENT_TO_SERVER, SENSITIVE_CLIENT_FIELDS } from '@funnel/contracts/fields';
 
 const sensitiveNames: string[] = [
@@ -35,12 +35,13 @@ export function loggedUrl(request: LoggedRequest): string {
   return request.url.split('?')[0] ?? request.url;
 }
 
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = {
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: {
       req: (request: LoggedRequest) => ({ id: request.id, method: request.method, url: loggedUrl(request) }),
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { inject } from 'vitest';
 import type {} from '@funnel/testing/redis-global-setup';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
@@ -41,12 +41,12 @@ export interface TestApp {
 
 /** A real BFF on real Redis under a key prefix of its own; `close` deletes every key it wrote. */
 export async function startTestApp(
-  options: { env?: Record<string, string>; now?: () => Date } = {},
+  options: { env?: Record<string, string>; now?: () => Date; logger?: Logger } = {},
 ): Promise<TestApp> {
   const env = testEnv(options.env);
   const app = await buildApp({
     env,
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     referenceData: await sharedReferenceData(),
     ...(options.now ? { now: options.now } : {}),
   });

@@ -1,0 +1,74 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../src/logger.js';
+import { FUNNEL_NOW, STEP_ANSWERS, cookieOf } from './funnel-answers.js';
+import { startTestApp, type TestApp } from './test-app.js';
+
+/** Everything a person typed that must never reach a log line. */
+const NEVER_LOGGED = [
+  '123456789',
+  '123-45-6789',
+  '000123456789',
+  '021000021',
+  'G1234-56789-01234',
+  '1988-04-09',
+  'Garcia',
+  'maria.garcia',
+];
+
+describe('logs', () => {
+  let t: TestApp;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    t = await startTestApp({ now: () => FUNNEL_NOW, logger: createLogger('trace', sink) });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('carry no personal data through a whole funnel, lookups, suggestions and a client report', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/lead',
+      payload: { amount: 500, loanReason: 'OTHER', zipCode: '10001' },
+    });
+    const cookie = cookieOf(created);
+    for (const [step, answer] of STEP_ANSWERS) {
+      await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/lead/steps/${step}`,
+        payload: answer,
+        headers: { cookie },
+      });
+    }
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/lead/steps/ssn',
+      payload: { socialSecurityNumber: '123-45-678' },
+      headers: { cookie },
+    });
+    await t.app.inject({ method: 'GET', url: '/api/v1/lookup/routing/021000021' });
+    await t.app.inject({ method: 'GET', url: '/api/v1/suggest/last_name?q=Garcia' });
+    await t.app.inject({ method: 'GET', url: '/api/v1/suggest/address?q=350%20W%2031st&zip=10001' });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/logs',
+      payload: {
+        pretext: 'save failed',
+        text: 'ssn 123-45-6789 for maria.garcia@example.com account 000123456789',
+      },
+    });
+
+    const log = lines.join('');
+    expect(log).toContain('/api/v1/lookup/routing/:routingNumber');
+    expect(log).toContain('client report');
+    for (const secret of NEVER_LOGGED) expect(log, secret).not.toContain(secret);
+  });
+});
