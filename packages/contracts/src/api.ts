@@ -1,12 +1,20 @@
 import * as z from 'zod';
+import { LandingParamsSchema } from './attribution.js';
 import { SENSITIVE_CLIENT_FIELDS } from './fields.js';
 import { LeadOutcomeSchema } from './lead-outcome.js';
 import { LoanReasonSchema } from './options.js';
-import { LandingSchema, StepNameSchema } from './steps.js';
+import { EmailSchema, LandingSchema, StepNameSchema } from './steps.js';
 import { TrackingSchema } from './tracking.js';
 
-/** POST /api/v1/lead — the landing form, plus the attribution/consent tokens the page captured. */
-export const CreateLeadRequestSchema = LandingSchema.extend({ tracking: TrackingSchema.optional() });
+/**
+ * POST /api/v1/lead — the landing form, plus the consent tokens the page captured (`tracking`) and the landing
+ * URL's attribution parameters (`landingParams`, by their URL names). The BFF adds the cookies and the Referer
+ * (`resolveTracking`).
+ */
+export const CreateLeadRequestSchema = LandingSchema.extend({
+  tracking: TrackingSchema.optional(),
+  landingParams: LandingParamsSchema.optional(),
+});
 export type CreateLeadRequest = z.input<typeof CreateLeadRequestSchema>;
 
 /**
@@ -14,9 +22,10 @@ export type CreateLeadRequest = z.input<typeof CreateLeadRequestSchema>;
  * resumes anyone's data (decisions.md). The ZIP is asked on the address step and the amount on the name step.
  */
 export const DeepLinkLeadRequestSchema = z.object({
-  email: z.string().trim().max(254),
+  email: EmailSchema,
   loanReason: LoanReasonSchema,
   tracking: TrackingSchema.optional(),
+  landingParams: LandingParamsSchema.optional(),
 });
 export type DeepLinkLeadRequest = z.input<typeof DeepLinkLeadRequestSchema>;
 

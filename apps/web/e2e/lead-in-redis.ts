@@ -1,0 +1,38 @@
+// Reads leads the way the BFF stores them (decisions.md: one hash per lead under server names, sensitive values
+// sealed), so tests can assert what was, and was not, saved.
+import { FieldCipher } from '@funnel/lead-store/field-cipher';
+import { keysUnder } from '@funnel/testing/redis-keys';
+import type { Harness } from './harness';
+
+export interface StoredLead {
+  key: string;
+  id: string;
+  /** Raw hash values: JSON, or `enc:v1:…` for sealed fields. */
+  raw: Record<string, string>;
+}
+
+/** The keys of every lead stored so far by this harness. */
+export async function leadKeys(harness: Harness): Promise<string[]> {
+  return (await keysUnder(harness.redis, `${harness.config.keyPrefix}lead:`)).sort();
+}
+
+/** The one lead created since `before` (a list from `leadKeys`); fails when there is none or more than one. */
+export async function newLead(harness: Harness, before: readonly string[]): Promise<StoredLead> {
+  const created = (await leadKeys(harness)).filter((key) => !before.includes(key));
+  if (created.length !== 1) throw new Error(`expected one new lead, found ${created.length}`);
+  const key = created[0] as string;
+  return {
+    key,
+    id: key.slice(`${harness.config.keyPrefix}lead:`.length),
+    raw: await harness.redis.hgetall(key),
+  };
+}
+
+/** Opens a sealed value with the harness's key, as the BFF would. */
+export function openSealed(harness: Harness, lead: StoredLead, field: string): unknown {
+  const [id, key] = harness.config.fieldEncryptionKeys.split(':') as [string, string];
+  const cipher = new FieldCipher([{ id, key: Buffer.from(key, 'base64') }]);
+  const sealed = lead.raw[field];
+  if (sealed === undefined) throw new Error(`${field} is not stored`);
+  return JSON.parse(cipher.open(sealed, `${lead.id}:${field}`));
+}

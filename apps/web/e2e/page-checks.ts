@@ -1,0 +1,71 @@
+// Checks every browser test applies to the screens it visits: accessibility with axe-core, screenshots at the
+// two widths the design targets, and no uncaught script errors.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { repoRoot } from './harness';
+
+const SCREENSHOT_DIR = path.join(repoRoot, 'screenshots');
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const WIDTHS = [375, 1280] as const;
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** Runs axe-core on the page as it is now; fails on any serious or critical violation, naming the elements. */
+export async function assertAccessible(page: Page, screen: string): Promise<void> {
+  const loaded = await page.evaluate(() => 'axe' in window);
+  // Evaluated through the DevTools protocol rather than added as a <script>: the BFF's Content-Security-Policy
+  // (script-src 'self') rightly refuses inline scripts, and the tests keep that policy on.
+  if (!loaded) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run: (context: Document, options: object) => Promise<unknown> } }
+    ).axe;
+    const result = (await axe.run(document, { resultTypes: ['violations'] })) as {
+      violations: AxeViolation[];
+    };
+    return result.violations.map(({ id, impact, help, nodes }) => ({
+      id,
+      impact,
+      help,
+      nodes: nodes.map((node) => ({ target: node.target })),
+    }));
+  });
+  const blocking = violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+  assert.deepEqual(
+    blocking.map(
+      (v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+    ),
+    [],
+    `axe found serious or critical violations on ${screen}`,
+  );
+}
+
+/** Saves full-page screenshots of the page at 375 px and 1280 px wide, then restores the width. */
+export async function screenshotBothWidths(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const original = page.viewportSize();
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    // Lets layout settle and the progress bar finish its one-second animation.
+    await page.waitForTimeout(1100);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
+  }
+  if (original) await page.setViewportSize(original);
+}
+
+/** Collects uncaught errors of a page, to assert at the end that none happened. */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}

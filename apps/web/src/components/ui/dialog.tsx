@@ -1,0 +1,116 @@
+import {
+  useEffect,
+  useId,
+  useRef,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
+import styles from './dialog.module.css';
+
+interface DialogProps {
+  open: boolean;
+  title: ReactNode;
+  onClose: () => void;
+  children: ReactNode;
+  /** Buttons under the content; without them the dialog gets a Close button. */
+  actions?: ReactNode;
+  /** Where focus goes when the dialog closes; by default back to what had it when the dialog opened. */
+  finalFocusRef?: RefObject<HTMLElement | null>;
+  size?: 'small' | 'large';
+}
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * A modal dialog on the native `<dialog>`: the page behind is inert, Esc and a click on the backdrop close it,
+ * Tab cycles inside it, and focus returns where it came from.
+ */
+export function Dialog({
+  open,
+  title,
+  onClose,
+  children,
+  actions,
+  finalFocusRef,
+  size = 'small',
+}: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const openerRef = useRef<Element | null>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      openerRef.current = document.activeElement;
+      dialog.showModal();
+    } else if (!open && dialog.open) {
+      dialog.close();
+    }
+  }, [open]);
+
+  function restoreFocus() {
+    const target = finalFocusRef?.current ?? openerRef.current;
+    if (target instanceof HTMLElement) target.focus();
+  }
+
+  function trapTab(event: KeyboardEvent<HTMLDialogElement>) {
+    if (event.key !== 'Tab') return;
+    const focusable = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)];
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (!first || !last) return;
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  }
+
+  // A click whose target is the <dialog> itself landed on the backdrop: the content fills an inner box.
+  function closeOnBackdrop(event: MouseEvent<HTMLDialogElement>) {
+    if (event.target === event.currentTarget) onClose();
+  }
+
+  return (
+    <dialog
+      ref={ref}
+      className={`${styles.dialog} ${size === 'large' ? styles.large : ''}`}
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        // Esc: the owner decides, so `open` stays the one source of truth.
+        event.preventDefault();
+        onClose();
+      }}
+      onClose={restoreFocus}
+      onKeyDown={trapTab}
+      onClick={closeOnBackdrop}
+    >
+      <div className={styles.box}>
+        <div className={styles.header}>
+          <h2 id={titleId} className={styles.title}>
+            {title}
+          </h2>
+          <button type="button" className={styles.close} onClick={onClose} aria-label="Close">
+            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+            </svg>
+          </button>
+        </div>
+        <div className={styles.body}>{children}</div>
+        <div className={styles.actions}>
+          {actions ?? (
+            <button type="button" className={styles.secondaryClose} onClick={onClose}>
+              Close
+            </button>
+          )}
+        </div>
+      </div>
+    </dialog>
+  );
+}

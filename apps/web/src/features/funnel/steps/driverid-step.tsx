@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { US_STATES } from '@funnel/contracts/options';
+import { Combobox } from '@/components/form/combobox';
+import { TextField } from '@/components/form/text-field';
+import { SavedAnswer, lastFour } from '../components/saved-answer';
+import { StepScreen } from '../components/step-screen';
+import { useStepForm } from '../hooks/use-step-form';
+import { savedText } from '../utils/answers';
+import { stateSuggestions } from '../utils/state-suggestions';
+
+const LICENSE_ID_MAX = 25;
+
+/** The name of a saved state code ('CA' → 'California'), or the text as saved. */
+function stateName(code: string): string {
+  return US_STATES.find((state) => state.value === code)?.label ?? code;
+}
+
+/** Driver's licence or state ID number, and the issuing state with an autocomplete over the 50 states. */
+export default function DriveridStep() {
+  const form = useStepForm('driverid');
+  const masked = form.lead.masked.licenseID;
+  const savedState = stateName(savedText(form.lead.answers.issuingState));
+  const [replacing, setReplacing] = useState(false);
+  const [licenseID, setLicenseID] = useState('');
+  const [issuingState, setIssuingState] = useState(savedState);
+  const onFile = masked !== undefined && !replacing;
+
+  return (
+    <StepScreen
+      step="driverid"
+      form={form}
+      onSubmit={() => (onFile ? form.keepSaved() : form.submit({ licenseID, issuingState }))}
+    >
+      {onFile ? (
+        <SavedAnswer replaceLabel="Enter a different ID" onReplace={() => setReplacing(true)}>
+          Your ID ending in {lastFour(masked)}
+          {savedState ? `, issued by ${savedState},` : ''} is on file.
+        </SavedAnswer>
+      ) : (
+        <>
+          <TextField
+            id="licenseID"
+            label="Driver's license or state ID number"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={LICENSE_ID_MAX}
+            autoFocus={replacing}
+            value={licenseID}
+            onValueChange={(value) => {
+              setLicenseID(value);
+              form.clearError('licenseID');
+            }}
+            error={form.errors.licenseID}
+          />
+          <Combobox
+            id="issuingState"
+            label="Issuing state"
+            hint="Type the state's name or its 2-letter code."
+            autoComplete="off"
+            value={issuingState}
+            onValueChange={(value) => {
+              setIssuingState(value);
+              form.clearError('issuingState');
+            }}
+            suggestions={stateSuggestions(issuingState)}
+            error={form.errors.issuingState}
+          />
+        </>
+      )}
+    </StepScreen>
+  );
+}

@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import { formatSsn } from '@funnel/contracts/rules/ssn';
+import { TextField } from '@/components/form/text-field';
+import { ConsentText } from '../components/consent-text';
+import { SavedAnswer, lastFour } from '../components/saved-answer';
+import { StepScreen } from '../components/step-screen';
+import { useStepForm } from '../hooks/use-step-form';
+import { afterLastStep } from '../utils/after-last-step';
+
+const REQUEST_FUNDS = 'Request Funds';
+
+/** The Social Security Number, typed into the xxx-xx-xxxx mask, and the consent the final button gives. */
+export default function SsnStep() {
+  const form = useStepForm('ssn');
+  const masked = form.lead.masked.socialSecurityNumber;
+  const [replacing, setReplacing] = useState(false);
+  const [ssn, setSsn] = useState('');
+  const onFile = masked !== undefined && !replacing;
+
+  return (
+    <StepScreen
+      step="ssn"
+      form={form}
+      submitLabel={REQUEST_FUNDS}
+      busyLabel="Sending your request…"
+      onSubmit={() =>
+        onFile ? form.keepSaved(afterLastStep) : form.submit({ socialSecurityNumber: ssn }, afterLastStep)
+      }
+      after={<ConsentText buttonLabel={REQUEST_FUNDS} />}
+    >
+      {onFile ? (
+        <SavedAnswer replaceLabel="Enter a different number" onReplace={() => setReplacing(true)}>
+          Your Social Security Number ending in {lastFour(masked)} is on file.
+        </SavedAnswer>
+      ) : (
+        <TextField
+          id="socialSecurityNumber"
+          label="Social Security Number"
+          hint="Lenders use it to confirm who you are. It is encrypted as soon as it reaches us."
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder="xxx-xx-xxxx"
+          autoFocus={replacing}
+          value={ssn}
+          onValueChange={(text) => {
+            setSsn(formatSsn(text));
+            form.clearError('socialSecurityNumber');
+          }}
+          error={form.errors.socialSecurityNumber}
+        />
+      )}
+    </StepScreen>
+  );
+}

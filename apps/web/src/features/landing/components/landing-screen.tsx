@@ -1,0 +1,98 @@
+import { useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { HowItWorksSteps } from '@/components/content/how-it-works-steps';
+import { Button } from '@/components/ui/button';
+import { PageHeading } from '@/components/ui/page-heading';
+import { PageLoader } from '@/components/ui/page-loader';
+import { BRAND_NAME } from '@/config/brand';
+import { describeError, postClientLog } from '@/lib/post-client-log';
+import { useCreateLead } from '../api/create-lead';
+import { readDeepLink } from '../utils/read-deep-link';
+import { LandingForm } from './landing-form';
+import styles from './landing.module.css';
+
+/**
+ * The start screen (/start): the loan form in the hero, how it works, and a call-to-action back to the form.
+ * A deep link `?email=&loan_reason=` instead creates a pre-filled lead behind a full-page loader and continues on
+ * the step the BFF names; it never resumes an existing lead (decisions.md).
+ */
+export default function LandingScreen() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { mutate: createLead } = useCreateLead();
+  // Read once: the effect below removes the parameters from the address bar straight away.
+  const [deepLink] = useState(() => readDeepLink(location.search));
+  const [deepLinkFailed, setDeepLinkFailed] = useState(false);
+  const handled = useRef(false);
+  const firstFieldRef = useRef<HTMLSelectElement>(null);
+  const formRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!deepLink || handled.current) return;
+    handled.current = true;
+    void navigate({ search: deepLink.remainingSearch }, { replace: true });
+    if (!deepLink.request) return;
+    createLead(deepLink.request, {
+      onSuccess: (summary) => void navigate(`/${summary.nextStep}`, { replace: true }),
+      onError: (error) => {
+        setDeepLinkFailed(true);
+        postClientLog({ pretext: 'Deep link lead failed', text: describeError(error), type: 'error' });
+      },
+    });
+  }, [deepLink, navigate, createLead]);
+
+  if (deepLink?.request && !deepLinkFailed) {
+    return <PageLoader fullPage message="Preparing your loan request…" />;
+  }
+
+  return (
+    <>
+      <section className={styles.hero}>
+        <div className={`container ${styles.heroInner}`}>
+          <div className={styles.pitch}>
+            <PageHeading className={styles.title} documentTitle="Personal loans from $100 to $5,000">
+              Personal loans from $100 to $5,000
+            </PageHeading>
+            <p className={styles.lead}>
+              One short, secure request reaches lenders in our network. {BRAND_NAME} is free to use and you
+              are never obliged to accept an offer.
+            </p>
+            <ul className={styles.benefits}>
+              <li>Easy to request, in a few minutes</li>
+              <li>All credit types welcome</li>
+              <li>Your details are encrypted</li>
+            </ul>
+          </div>
+          <div ref={formRef} className={styles.formCard}>
+            <LandingForm initialLoanReason={deepLink?.loanReason} firstFieldRef={firstFieldRef} />
+          </div>
+        </div>
+      </section>
+      <section className={styles.section} aria-labelledby="how-it-works-title">
+        <div className="container">
+          <h2 id="how-it-works-title" className={styles.sectionTitle}>
+            How it works
+          </h2>
+          <HowItWorksSteps />
+        </div>
+      </section>
+      <section className={styles.cta} aria-labelledby="cta-title">
+        <div className={`container ${styles.ctaInner}`}>
+          <h2 id="cta-title" className={styles.ctaTitle}>
+            Ready when you are
+          </h2>
+          <p>It takes a few minutes, and checking your options costs nothing.</p>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              formRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+              firstFieldRef.current?.focus({ preventScroll: true });
+            }}
+          >
+            Get Started
+          </Button>
+        </div>
+      </section>
+    </>
+  );
+}

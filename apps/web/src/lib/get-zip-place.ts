@@ -1,0 +1,20 @@
+import { useQuery } from '@tanstack/react-query';
+import { ZipPlaceSchema, type ZipPlace } from '@funnel/contracts/api';
+import { apiRequest } from './api-client';
+
+const FIVE_DIGITS = /^\d{5}$/;
+
+/** GET /api/v1/lookup/zip/:zip — the city and state of a ZIP code; 404 when no such ZIP exists. */
+export function getZipPlace(zip: string, signal?: AbortSignal): Promise<ZipPlace> {
+  return apiRequest(`/lookup/zip/${zip}`, ZipPlaceSchema, { signal });
+}
+
+/** Looks a ZIP code up once it has five digits; ZIP codes do not move, so an answer is kept for the session. */
+export function useZipPlace(zip: string) {
+  return useQuery({
+    queryKey: ['zip-place', zip],
+    queryFn: ({ signal }) => getZipPlace(zip, signal),
+    enabled: FIVE_DIGITS.test(zip),
+    staleTime: Infinity,
+  });
+}

@@ -1,0 +1,15 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+import { sourceResolution } from '../../vitest.shared.js';
+
+export default defineConfig({
+  ...sourceResolution,
+  resolve: {
+    ...sourceResolution.resolve,
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  test: {
+    include: ['src/**/*.test.ts'],
+    exclude: ['e2e/**', 'node_modules/**', 'dist/**'],
+  },
+});
