@@ -2,25 +2,34 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Env } from './env.js';
+import { consentScripts } from './consent/consent-scripts.js';
+import { partnerListVersion } from './consent/partner-list-version.js';
+import adminAuth from './plugins/admin-auth.js';
 import errorHandler from './plugins/error-handler.js';
 import globalPrivacyControl from './plugins/global-privacy-control.js';
+import leadJobs from './plugins/lead-jobs.js';
 import leadServices from './plugins/lead-services.js';
 import leadSession from './plugins/lead-session.js';
 import openapi from './plugins/openapi.js';
 import outcomeEvents from './plugins/outcome-events.js';
+import partnerAuth from './plugins/partner-auth.js';
 import privacyServices from './plugins/privacy-services.js';
 import submissionQueue from './plugins/submission-queue.js';
 import redis from './plugins/redis.js';
 import security from './plugins/security.js';
 import webApp from './plugins/web-app.js';
 import type { ReferenceData } from './reference-data/reference-data.js';
+import adminRoutes from './routes/admin.js';
 import clientLogRoutes from './routes/client-logs.js';
+import crossSellRoutes from './routes/cross-sell.js';
 import healthRoutes from './routes/health.js';
 import leadRoutes from './routes/lead.js';
 import leadSubmissionRoutes from './routes/lead-submission.js';
 import lookupRoutes from './routes/lookup.js';
+import partnerLeadRoutes from './routes/partner-leads.js';
 import partnerRoutes from './routes/partners.js';
 import privacyRoutes from './routes/privacy.js';
+import publicConfigRoutes from './routes/public-config.js';
 import suggestRoutes from './routes/suggest.js';
 
 export interface AppOptions {
@@ -36,6 +45,12 @@ const BODY_LIMIT_BYTES = 16 * 1024;
 /** Builds the BFF. `server.ts` only listens; tests call this and use `app.inject`. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { env } = options;
+  const now = options.now ?? (() => new Date());
+  const scripts = consentScripts({
+    trustedForm: env.TRUSTEDFORM_ENABLED,
+    jornaya:
+      env.JORNAYA_ENABLED && env.JORNAYA_CAMPAIGN_ID ? { campaignId: env.JORNAYA_CAMPAIGN_ID } : undefined,
+  });
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     trustProxy: env.TRUST_PROXY,
@@ -51,6 +66,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keyPrefix: env.REDIS_KEY_PREFIX,
     rateLimitMax: env.RATE_LIMIT_MAX,
     rateLimitWindowMs: env.RATE_LIMIT_WINDOW_MS,
+    consentScripts: scripts,
   });
   await app.register(leadSession, {
     secrets: env.COOKIE_SECRETS,
@@ -58,10 +74,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxAgeSeconds: Math.round(env.LEAD_TTL_DAYS * 24 * 60 * 60),
   });
   await app.register(submissionQueue, { keyPrefix: env.REDIS_KEY_PREFIX });
+  await app.register(leadJobs, { keyPrefix: env.REDIS_KEY_PREFIX });
   await app.register(leadServices, {
     env,
     referenceData: options.referenceData,
-    now: options.now ?? (() => new Date()),
+    now,
   });
   await app.register(outcomeEvents);
   await app.register(openapi);
@@ -70,6 +87,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     hashSecret: env.SUPPRESSION_HASH_SECRET,
   });
   await app.register(globalPrivacyControl);
+  await app.register(adminAuth, { token: env.ADMIN_API_TOKEN });
+  await app.register(partnerAuth, { keys: env.PARTNER_API_KEYS });
 
   await app.register(healthRoutes);
   await app.register(
@@ -80,10 +99,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(suggestRoutes);
       await api.register(clientLogRoutes);
       await api.register(privacyRoutes);
+      await api.register(crossSellRoutes, { now });
+      await api.register(publicConfigRoutes, {
+        scripts,
+        partnerListVersion: partnerListVersion(env.PARTNER_LIST_VERSION, env.PARTNER_NAMES),
+      });
+      await api.register(adminRoutes);
       await api.register(partnerRoutes, {
         keyPrefix: env.REDIS_KEY_PREFIX,
         fixedNames: env.PARTNER_NAMES,
         sourceUrl: env.PARTNER_SOURCE_URL,
+      });
+      await api.register(partnerLeadRoutes, {
+        keyPrefix: env.REDIS_KEY_PREFIX,
+        allowHttpWebhook: env.PARTNER_WEBHOOK_INSECURE,
+        webhookPartners: new Set(env.PARTNER_WEBHOOK_SECRETS.keys()),
       });
     },
     { prefix: '/api/v1' },

@@ -27,4 +27,11 @@ describe('loadEnv', () => {
     expect(() => loadEnv({ PORT: 'x' })).toThrow(/PORT[\s\S]*FIELD_ENCRYPTION_KEYS[\s\S]*COOKIE_SECRETS/);
     expect(() => loadEnv({ ...SECRETS, FIELD_ENCRYPTION_KEYS: 'k1:c2hvcnQ=' })).toThrow(/32 bytes/);
   });
+
+  it('allows http partner webhooks outside production only', () => {
+    expect(loadEnv({ ...SECRETS, PARTNER_WEBHOOK_INSECURE: 'true' }).PARTNER_WEBHOOK_INSECURE).toBe(true);
+    expect(() => loadEnv({ ...SECRETS, NODE_ENV: 'production', PARTNER_WEBHOOK_INSECURE: 'true' })).toThrow(
+      /PARTNER_WEBHOOK_INSECURE/,
+    );
+  });
 });

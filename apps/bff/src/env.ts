@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
+import { PartnerApiKeysSchema, PartnerWebhookSecretsSchema } from '@funnel/lead-store/partner-config';
 
 const commaList = z
   .string()
@@ -34,31 +35,70 @@ const partnerNames = z
   });
 
 /** An optional URL where empty means unset, as compose passes an unset variable. */
-export const EnvSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  HOST: z.string().default('0.0.0.0'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: boolish.default(false),
-  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
-  REDIS_KEY_PREFIX: z.string().min(1).default('funnel:'),
-  REFERENCE_DATA_DIR: z.string().optional(),
-  FIELD_ENCRYPTION_KEYS: EncryptionKeysSchema,
-  COOKIE_SECRETS: commaList.pipe(z.array(z.string().min(32, 'each cookie secret needs 32+ characters'))),
-  COOKIE_SECURE: boolish.default(true),
-  SUPPRESSION_HASH_SECRET: z.string().min(32, 'the suppression hash secret needs 32+ characters'),
-  LEAD_TTL_DAYS: z.coerce.number().positive().default(30),
-  BUSINESS_TIME_ZONE: z.string().default('America/New_York'),
-  RATE_LIMIT_MAX: z.coerce.number().int().positive().default(60),
-  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
-  ROUTING_LOOKUP_URL: z.string().url().optional(),
-  ADDRESS_SUGGEST_URL: z.string().url().optional(),
-  WEB_DIST_DIR: z.string().optional(),
-  PARTNER_NAMES: partnerNames,
-  PARTNER_SOURCE_URL: z.string().url().optional(),
-  DECISION_DEADLINE_MS: z.coerce.number().int().positive().default(310_000),
-  SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(15_000),
-});
+export const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    HOST: z.string().default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: boolish.default(false),
+    REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+    REDIS_KEY_PREFIX: z.string().min(1).default('funnel:'),
+    REFERENCE_DATA_DIR: z.string().optional(),
+    FIELD_ENCRYPTION_KEYS: EncryptionKeysSchema,
+    COOKIE_SECRETS: commaList.pipe(z.array(z.string().min(32, 'each cookie secret needs 32+ characters'))),
+    COOKIE_SECURE: boolish.default(true),
+    SUPPRESSION_HASH_SECRET: z.string().min(32, 'the suppression hash secret needs 32+ characters'),
+    LEAD_TTL_DAYS: z.coerce.number().positive().default(30),
+    BUSINESS_TIME_ZONE: z.string().default('America/New_York'),
+    RATE_LIMIT_MAX: z.coerce.number().int().positive().default(60),
+    RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+    ROUTING_LOOKUP_URL: z.string().url().optional(),
+    ADDRESS_SUGGEST_URL: z.string().url().optional(),
+    WEB_DIST_DIR: z.string().optional(),
+    PARTNER_NAMES: partnerNames,
+    PARTNER_SOURCE_URL: z.string().url().optional(),
+    DECISION_DEADLINE_MS: z.coerce.number().int().positive().default(310_000),
+    SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(15_000),
+    /** Bearer token of the operator endpoints (/api/v1/admin/*); unset, they answer 401 to everyone. */
+    ADMIN_API_TOKEN: z.string().min(32, 'the admin API token needs 32+ characters').optional(),
+    /** How long consent evidence is kept after submission (5 years by default, past any lead's purge). */
+    CONSENT_RETENTION_DAYS: z.coerce.number().positive().default(1826),
+    /** Version of the partner list shown; unset, a hash of PARTNER_NAMES (bump it when the partner source changes). */
+    PARTNER_LIST_VERSION: z.string().max(64).optional(),
+    /** Load the TrustedForm certification script on the consent pages (and allow its hosts in the CSP). */
+    TRUSTEDFORM_ENABLED: boolish.default(false),
+    /** Load the Jornaya LeadiD script (campaign JORNAYA_CAMPAIGN_ID) and allow its hosts in the CSP. */
+    JORNAYA_ENABLED: boolish.default(false),
+    JORNAYA_CAMPAIGN_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,64}$/, 'a Jornaya campaign key: letters, digits and dashes')
+      .optional(),
+    /** Partner API keys (hashed): `partnerId:affiliateId:sha256hex:ratePerMinute`, comma-separated. */
+    PARTNER_API_KEYS: PartnerApiKeysSchema,
+    /** `partnerId:secret`, comma-separated; the BFF only needs to know who may ask for webhooks. */
+    PARTNER_WEBHOOK_SECRETS: PartnerWebhookSecretsSchema,
+    /** Accept http:// webhook addresses (local runs and tests); refused in production. */
+    PARTNER_WEBHOOK_INSECURE: boolish.default(false),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && env.PARTNER_WEBHOOK_INSECURE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PARTNER_WEBHOOK_INSECURE'],
+        message: 'production webhooks are https only',
+      });
+    }
+  })
+  .superRefine((env, ctx) => {
+    if (env.JORNAYA_ENABLED && !env.JORNAYA_CAMPAIGN_ID) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JORNAYA_CAMPAIGN_ID'],
+        message: 'required when JORNAYA_ENABLED is set',
+      });
+    }
+  });
 
 export type Env = z.infer<typeof EnvSchema>;
 

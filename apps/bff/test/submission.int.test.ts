@@ -80,6 +80,7 @@ describe('submitting a lead', () => {
       ip: '127.0.0.1',
       userAgent: 'Mozilla/5.0 test',
       pageUrl: 'http://apply.example.com/ssn',
+      partnerListVersion: expect.stringMatching(/^names-[0-9a-f]{12}$/),
     });
     expect(lead?.submission?.deadlineAt).toBe(new Date(FUNNEL_NOW.getTime() + 310_000).toISOString());
     expect(lead?.outcome).toMatchObject({ outcome: 'pending', seq: 1 });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
+import { PartnerWebhookSecretsSchema } from '@funnel/lead-store/partner-config';
 
 const hostList = z.string().transform((s) =>
   s
@@ -8,29 +9,88 @@ const hostList = z.string().transform((s) =>
     .filter(Boolean),
 );
 
-export const EnvSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
-  REDIS_KEY_PREFIX: z.string().min(1).default('funnel:'),
-  FIELD_ENCRYPTION_KEYS: EncryptionKeysSchema,
-  LENDER_NETWORK_URL: z.string().url().default('http://127.0.0.1:4010'),
-  /** Sent as a bearer token when set. */
-  LENDER_NETWORK_API_KEY: z.string().optional(),
-  LENDER_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
-  LENDER_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(15000),
-  LENDER_BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(15000),
-  LENDER_CONNECTIONS: z.coerce.number().int().positive().default(64),
-  POLL_INTERVAL_MS: z.coerce.number().int().positive().default(2000),
-  WORKER_CONCURRENCY: z.coerce.number().int().positive().default(100),
-  /** Redirect hosts that are partner offers rather than lenders ('Suitable program found' screen). */
-  PARTNER_OFFER_HOSTS: hostList.default([]),
-  /** Where a no-lender borrower is sent after 2 s, when configured. */
-  NO_LENDER_FALLBACK_URL: z.string().url().optional(),
-  /** How long a job may stay locked by a worker that stopped answering before another takes it over. */
-  STALLED_INTERVAL_MS: z.coerce.number().int().positive().default(30000),
-  LOCK_DURATION_MS: z.coerce.number().int().positive().default(30000),
-});
+export const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+    REDIS_KEY_PREFIX: z.string().min(1).default('funnel:'),
+    FIELD_ENCRYPTION_KEYS: EncryptionKeysSchema,
+    LENDER_NETWORK_URL: z.string().url().default('http://127.0.0.1:4010'),
+    /** Sent as a bearer token when set. */
+    LENDER_NETWORK_API_KEY: z.string().optional(),
+    LENDER_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
+    LENDER_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(15000),
+    LENDER_BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(15000),
+    LENDER_CONNECTIONS: z.coerce.number().int().positive().default(64),
+    POLL_INTERVAL_MS: z.coerce.number().int().positive().default(2000),
+    WORKER_CONCURRENCY: z.coerce.number().int().positive().default(100),
+    /** Redirect hosts that are partner offers rather than lenders ('Suitable program found' screen). */
+    PARTNER_OFFER_HOSTS: hostList.default([]),
+    /** Where a no-lender borrower is sent after 2 s, when configured. */
+    NO_LENDER_FALLBACK_URL: z.string().url().optional(),
+    /** How long a job may stay locked by a worker that stopped answering before another takes it over. */
+    STALLED_INTERVAL_MS: z.coerce.number().int().positive().default(30000),
+    LOCK_DURATION_MS: z.coerce.number().int().positive().default(30000),
+    /** The BFF's suppression-list key: the worker checks opt-outs before any mailing-list sync or cross-sell. */
+    SUPPRESSION_HASH_SECRET: z.string().min(32, 'the suppression hash secret needs 32+ characters'),
+    /** Brevo API v3 key; unset, mailing-list sync jobs are skipped. */
+    BREVO_API_KEY: z.string().optional(),
+    BREVO_API_URL: z.url().default('https://api.brevo.com/v3'),
+    /** Comma-separated Brevo list ids every synced contact joins. */
+    BREVO_LIST_IDS: z
+      .string()
+      .transform((s) =>
+        s
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean)
+          .map(Number),
+      )
+      .pipe(z.array(z.number().int().positive()))
+      .default([]),
+    /** Where cross-sell records are POSTed; unset, forwarding is skipped. */
+    CROSS_SELL_FORWARD_URL: z.url().optional(),
+    /** Sent as `Authorization: Bearer` to the cross-sell endpoint when set. */
+    CROSS_SELL_FORWARD_TOKEN: z.string().optional(),
+    /** TrustedForm API key; unset, certificates are not retained. */
+    TRUSTEDFORM_API_KEY: z.string().optional(),
+    /** The only origin certificate URLs (and so our TrustedForm key) may go to. */
+    TRUSTEDFORM_CERT_ORIGIN: z.url().default('https://cert.trustedform.com'),
+    /** Hours after the final outcome before SSN, bank and licence numbers are purged. */
+    SENSITIVE_PURGE_GRACE_HOURS: z.coerce.number().nonnegative().default(24),
+    /** `partnerId:secret`, comma-separated: the keys partner webhooks are signed with. */
+    PARTNER_WEBHOOK_SECRETS: PartnerWebhookSecretsSchema,
+    /** Deliver webhooks to loopback and private addresses (local runs and tests); refused in production. */
+    PARTNER_WEBHOOK_INSECURE: z
+      .enum(['true', 'false', '1', '0'])
+      .transform((v) => v === 'true' || v === '1')
+      .default(false),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && env.PARTNER_WEBHOOK_INSECURE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PARTNER_WEBHOOK_INSECURE'],
+        message: 'production webhooks go to public addresses only',
+      });
+    }
+    if (env.BREVO_API_KEY && env.BREVO_LIST_IDS.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BREVO_LIST_IDS'],
+        message: 'required when BREVO_API_KEY is set',
+      });
+    }
+    // The TrustedForm key travels as basic auth: never over plain HTTP outside local runs and tests.
+    if (env.NODE_ENV === 'production' && !env.TRUSTEDFORM_CERT_ORIGIN.startsWith('https://')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TRUSTEDFORM_CERT_ORIGIN'],
+        message: 'must be https in production',
+      });
+    }
+  });
 
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -1,10 +1,19 @@
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
+import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { LeadStore } from '@funnel/lead-store/lead-store';
+import { SuppressionList } from '@funnel/lead-store/suppression-list';
 import { loadEnv } from './env.js';
+import { createFinalOutcomeFollowUps } from './final-outcome-follow-ups.js';
+import { createFollowUpWorkers } from './follow-up-workers.js';
+import { OutboundHttp } from './outbound-http.js';
 import { LenderClient } from './lender-client.js';
+import { createPartnerWebhookNotifier } from './partner-webhook-notifier.js';
 import { createSubmissionWorker } from './submission-worker.js';
+import { createWebhookDeliveryWorker } from './webhook-delivery-worker.js';
+import { WebhookSender } from './webhook-sender.js';
 
 const env = loadEnv();
 const logger = pino({ level: env.LOG_LEVEL });
@@ -27,6 +36,66 @@ const lender = new LenderClient({
   bodyTimeoutMs: env.LENDER_BODY_TIMEOUT_MS,
 });
 
+// Partner webhooks: few, small and mostly waiting on the partner, so a modest concurrency is plenty.
+const WEBHOOK_CONCURRENCY = 20;
+const webhookQueue = new Queue(JOBS.partnerWebhook.queue, {
+  connection,
+  prefix: queuePrefix(env.REDIS_KEY_PREFIX),
+});
+const webhookSender = new WebhookSender({
+  allowPrivateNetworks: env.PARTNER_WEBHOOK_INSECURE,
+  connectTimeoutMs: 5000,
+  responseTimeoutMs: 10_000,
+});
+const webhookWorker = createWebhookDeliveryWorker(
+  { store, secrets: env.PARTNER_WEBHOOK_SECRETS, sender: webhookSender, now: Date.now, logger },
+  { connection, keyPrefix: env.REDIS_KEY_PREFIX, concurrency: WEBHOOK_CONCURRENCY },
+);
+
+// A lead's follow-ups (mailing list, cross-sell, TrustedForm retain, sensitive-data purge): short third-party
+// calls, each checked against the suppression list where it shares a contact.
+const FOLLOW_UP_CONCURRENCY = 20;
+const HOUR_MS = 3600 * 1000;
+const outbound = new OutboundHttp({ connectTimeoutMs: 5000, responseTimeoutMs: 10_000 });
+const trustedForm = env.TRUSTEDFORM_API_KEY
+  ? { apiKey: env.TRUSTEDFORM_API_KEY, certOrigin: env.TRUSTEDFORM_CERT_ORIGIN }
+  : undefined;
+const followUpWorkers = createFollowUpWorkers(
+  {
+    store,
+    suppression: new SuppressionList(connection, {
+      keyPrefix: env.REDIS_KEY_PREFIX,
+      hashSecret: env.SUPPRESSION_HASH_SECRET,
+    }),
+    http: outbound,
+    brevo: env.BREVO_API_KEY
+      ? { baseUrl: env.BREVO_API_URL, apiKey: env.BREVO_API_KEY, listIds: env.BREVO_LIST_IDS }
+      : undefined,
+    forward: env.CROSS_SELL_FORWARD_URL
+      ? { url: env.CROSS_SELL_FORWARD_URL, token: env.CROSS_SELL_FORWARD_TOKEN }
+      : undefined,
+    trustedForm,
+    logger,
+  },
+  { connection, keyPrefix: env.REDIS_KEY_PREFIX, concurrency: FOLLOW_UP_CONCURRENCY },
+);
+const purgeQueue = new Queue(JOBS.sensitiveDataPurge.queue, {
+  connection,
+  prefix: queuePrefix(env.REDIS_KEY_PREFIX),
+});
+const retainQueue = new Queue(JOBS.trustedFormRetain.queue, {
+  connection,
+  prefix: queuePrefix(env.REDIS_KEY_PREFIX),
+});
+const notifyPartner = createPartnerWebhookNotifier({ store, queue: webhookQueue });
+const scheduleFinalOutcomeFollowUps = createFinalOutcomeFollowUps({
+  store,
+  purgeQueue,
+  retainQueue,
+  purgeGraceMs: env.SENSITIVE_PURGE_GRACE_HOURS * HOUR_MS,
+  retainCertificates: trustedForm !== undefined,
+});
+
 const worker = createSubmissionWorker(
   {
     store,
@@ -36,6 +105,10 @@ const worker = createSubmissionWorker(
     noLenderFallbackUrl: env.NO_LENDER_FALLBACK_URL,
     now: Date.now,
     logger,
+    onFinalOutcome: async (leadId) => {
+      await notifyPartner(leadId);
+      await scheduleFinalOutcomeFollowUps(leadId);
+    },
   },
   {
     connection,
@@ -58,9 +131,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     logger.info({ signal }, 'shutting down: finishing active jobs');
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
-    worker
-      .close()
-      .then(() => lender.close())
+    Promise.all([worker.close(), webhookWorker.close(), ...followUpWorkers.map((w) => w.close())])
+      .then(() =>
+        Promise.all([
+          lender.close(),
+          webhookSender.close(),
+          webhookQueue.close(),
+          outbound.close(),
+          purgeQueue.close(),
+          retainQueue.close(),
+        ]),
+      )
       .then(() => connection.quit())
       .then(
         () => process.exit(0),

@@ -43,6 +43,7 @@ export function createSubmissionWorker(deps: SubmitLeadDeps, options: Submission
     if (!parsed.success) return;
     void deps.store
       .setOutcome(parsed.data.leadId, { outcome: 'no_lender', reason: 'internal_error' })
+      .then(() => deps.onFinalOutcome(parsed.data.leadId))
       .catch((error: unknown) =>
         deps.logger.error({ err: error }, 'could not record the outcome of a failed job'),
       );

@@ -18,6 +18,8 @@ export interface SubmitLeadDeps {
   noLenderFallbackUrl?: string | undefined;
   now: () => number;
   logger: Logger;
+  /** Called once the lead's outcome is final (again on a retry: it must be idempotent), e.g. partner webhooks. */
+  onFinalOutcome: (leadId: string) => Promise<void>;
 }
 
 export type SubmitLeadResult = { outcome: LeadOutcome['outcome'] } | { skipped: string };
@@ -40,13 +42,18 @@ export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
     const log = deps.logger.child({ leadId, jobId: job.id });
     const lead = await deps.store.get(leadId);
     if (!lead) return { skipped: 'lead no longer exists' };
-    if (lead.outcome && isFinalOutcome(lead.outcome.outcome)) return { outcome: lead.outcome.outcome };
+    if (lead.outcome && isFinalOutcome(lead.outcome.outcome)) {
+      // A run that stored the outcome but died before the follow-up gets it done here.
+      await deps.onFinalOutcome(leadId);
+      return { outcome: lead.outcome.outcome };
+    }
     const submission = lead.submission;
     if (!submission) throw new UnrecoverableError('lead was never submitted');
 
     const finish = async (outcome: NewOutcome): Promise<SubmitLeadResult> => {
       const stored = await deps.store.setOutcome(leadId, outcome);
       log.info({ outcome: stored?.outcome, reason: outcome.reason }, 'lead decided');
+      if (stored && isFinalOutcome(stored.outcome)) await deps.onFinalOutcome(leadId);
       return stored ? { outcome: stored.outcome } : { skipped: 'lead no longer exists' };
     };
     const deadline = Date.parse(submission.deadlineAt);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Queue, type Worker } from 'bullmq';
+import { Queue, type JobsOptions, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { inject } from 'vitest';
@@ -7,6 +7,7 @@ import type {} from '@funnel/testing/redis-global-setup';
 import { CONSENT_VERSION } from '@funnel/contracts/consent';
 import { JOBS, SUBMIT_LEAD_JOB_OPTIONS, queuePrefix } from '@funnel/contracts/jobs';
 import type { LeadOutcome } from '@funnel/contracts/lead-outcome';
+import type { PartnerLeadMeta } from '@funnel/contracts/partner-api';
 import {
   SandboxLeadSchema,
   SandboxStatsSchema,
@@ -18,8 +19,12 @@ import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { LeadStore, META } from '@funnel/lead-store/lead-store';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
 import { freePort, startApp, type AppProcess } from '@funnel/testing/processes';
+import type { PartnerWebhookSecrets } from '@funnel/lead-store/partner-config';
 import { LenderClient } from '../src/lender-client.js';
+import { createPartnerWebhookNotifier } from '../src/partner-webhook-notifier.js';
 import { createSubmissionWorker } from '../src/submission-worker.js';
+import { createWebhookDeliveryWorker } from '../src/webhook-delivery-worker.js';
+import { WebhookSender } from '../src/webhook-sender.js';
 
 /** A lender sandbox process on a port of its own. */
 export async function startSandbox(): Promise<{ url: string; process: AppProcess } & SandboxAdmin> {
@@ -72,9 +77,11 @@ export function sandboxAdmin(url: string): SandboxAdmin {
 export class Pipeline {
   readonly keyPrefix = testKeyPrefix('pipeline');
   readonly encryptionKey = `t1:${randomBytes(32).toString('base64')}`;
+  readonly suppressionSecret = randomBytes(32).toString('hex');
   readonly redis: Redis;
   readonly store: LeadStore;
   readonly queue: Queue;
+  readonly webhookQueue: Queue;
 
   constructor(readonly redisUrl: string = inject('redisUrl')) {
     this.redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
@@ -93,6 +100,10 @@ export class Pipeline {
       connection: this.redis,
       prefix: queuePrefix(this.keyPrefix),
     });
+    this.webhookQueue = new Queue(JOBS.partnerWebhook.queue, {
+      connection: this.redis,
+      prefix: queuePrefix(this.keyPrefix),
+    });
   }
 
   /** Env for a worker process reading this pipeline's leads. */
@@ -101,6 +112,7 @@ export class Pipeline {
       REDIS_URL: this.redisUrl,
       REDIS_KEY_PREFIX: this.keyPrefix,
       FIELD_ENCRYPTION_KEYS: this.encryptionKey,
+      SUPPRESSION_HASH_SECRET: this.suppressionSecret,
       LENDER_NETWORK_URL: lenderUrl,
       POLL_INTERVAL_MS: '100',
       LOG_LEVEL: 'warn',
@@ -111,8 +123,18 @@ export class Pipeline {
   /** A worker inside the test process, polling fast. */
   startWorker(
     lenderUrl: string,
-    options: { pollIntervalMs?: number } = {},
+    options: {
+      pollIntervalMs?: number;
+      webhookJobOptions?: JobsOptions;
+      /** More to do once an outcome is final (the retention follow-ups of follow-up-fixture.ts). */
+      alsoOnFinalOutcome?: (leadId: string) => Promise<void>;
+    } = {},
   ): { worker: Worker; close(): Promise<void> } {
+    const notifyPartner = createPartnerWebhookNotifier({
+      store: this.store,
+      queue: this.webhookQueue,
+      ...(options.webhookJobOptions ? { jobOptions: options.webhookJobOptions } : {}),
+    });
     const lender = new LenderClient({
       baseUrl: lenderUrl,
       connections: 8,
@@ -128,6 +150,10 @@ export class Pipeline {
         pollIntervalMs: options.pollIntervalMs ?? 100,
         now: Date.now,
         logger: pino({ level: 'silent' }),
+        onFinalOutcome: async (leadId) => {
+          await notifyPartner(leadId);
+          await options.alsoOnFinalOutcome?.(leadId);
+        },
       },
       {
         connection: new Redis(this.redisUrl, { maxRetriesPerRequest: null }),
@@ -146,19 +172,46 @@ export class Pipeline {
     };
   }
 
+  /** A webhook delivery worker inside the test process, allowed to call local addresses. */
+  startWebhookWorker(secrets: PartnerWebhookSecrets): { worker: Worker; close(): Promise<void> } {
+    const sender = new WebhookSender({
+      allowPrivateNetworks: true,
+      connectTimeoutMs: 1000,
+      responseTimeoutMs: 2000,
+    });
+    const worker = createWebhookDeliveryWorker(
+      { store: this.store, secrets, sender, now: Date.now, logger: pino({ level: 'silent' }) },
+      {
+        connection: new Redis(this.redisUrl, { maxRetriesPerRequest: null }),
+        keyPrefix: this.keyPrefix,
+        concurrency: 4,
+      },
+    );
+    return {
+      worker,
+      async close() {
+        await worker.close();
+        await sender.close();
+      },
+    };
+  }
+
   /**
-   * A complete lead, submitted the way the BFF submits it (submission state, consent, pending outcome, job).
+   * A complete lead, submitted the way the BFF submits it (submission state, consent, pending outcome, job);
+   * with `partner`, as the partner API submits it.
    */
   async submitLead(
     options: {
       deadlineMs?: number;
       jobOptions?: Record<string, unknown>;
       fields?: Record<string, unknown>;
+      partner?: PartnerLeadMeta;
+      tracking?: Record<string, unknown>;
     } = {},
   ): Promise<string> {
     const id = await this.store.create(
       { ...SAMPLE_LEAD, ...options.fields },
-      SAMPLE_SUBMISSION_CONTEXT.tracking,
+      { ...SAMPLE_SUBMISSION_CONTEXT.tracking, ...options.tracking },
     );
     const now = Date.now();
     const consent = {
@@ -176,7 +229,10 @@ export class Pipeline {
         submittedAt: new Date(now).toISOString(),
         deadlineAt: new Date(now + (options.deadlineMs ?? 310_000)).toISOString(),
       },
-      { [META.consent]: JSON.stringify(consent) },
+      {
+        [META.consent]: JSON.stringify(consent),
+        ...(options.partner ? { [META.partner]: JSON.stringify(options.partner) } : {}),
+      },
     );
     await this.store.setOutcome(id, { outcome: 'pending' });
     await this.enqueue(id, options.jobOptions);
@@ -205,6 +261,7 @@ export class Pipeline {
 
   async close(): Promise<void> {
     await this.queue.close();
+    await this.webhookQueue.close();
     await deleteKeys(this.redis, this.keyPrefix);
     await this.redis.quit();
   }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { TrackingSchema } from './tracking.js';
 
 /**
  * The consent the borrower gives by pressing the submit button (spec §1 "Consent wording"), written in our own
@@ -39,19 +40,55 @@ export const SubmitLeadRequestSchema = z.object({
     .string()
     .max(200)
     .regex(/^\/[\w\-/]*$/),
+  /**
+   * The consent certificates in the submit page's hidden inputs, when the TrustedForm / Jornaya scripts run
+   * there; they replace the ones captured at landing.
+   */
+  trustedFormUrl: TrackingSchema.shape.trustedFormUrl,
+  jornayaLeadId: TrackingSchema.shape.jornayaLeadId,
 });
 export type SubmitLeadRequest = z.infer<typeof SubmitLeadRequestSchema>;
 
 /** The consent evidence stored with a submitted lead (no SSN or bank data in it). */
 export const ConsentRecordSchema = z.object({
+  /** {@link CONSENT_VERSION} of the text shown. */
   version: z.string(),
+  /** SHA-256 (hex) of the exact text shown, {@link consentText} of the button. */
   textSha256: z.string().regex(/^[a-f0-9]{64}$/),
   button: SubmitButtonSchema,
+  /** When the button was pressed, UTC (ISO 8601). */
   at: z.string(),
   ip: z.string(),
   userAgent: z.string(),
+  /** The page the button was pressed on, without query string. */
   pageUrl: z.string(),
   trustedFormUrl: z.string().optional(),
   jornayaLeadId: z.string().optional(),
+  /**
+   * The version of the partner list (the Partners page) the consent names. Absent on a lead that did not come
+   * through our pages (posted server-to-server by a partner, whose own page showed the consent).
+   */
+  partnerListVersion: z.string().optional(),
 });
 export type ConsentRecord = z.infer<typeof ConsentRecordSchema>;
+
+/**
+ * The consent evidence kept apart from the lead (`{prefix}consent:{leadId}`) for the retention period (default
+ * 5 years), long after the lead and its sensitive answers are gone, and what operators read through
+ * GET /api/v1/admin/consent/:leadId. Self-contained: it holds the exact text shown (texts change between
+ * versions; the hash proves this one is what was shown) and who consented to be contacted at which email
+ * address and phone number. Never an SSN, bank or licence detail.
+ */
+export const RetainedConsentSchema = ConsentRecordSchema.extend({
+  leadId: z.string(),
+  /** The consent paragraph exactly as shown; its SHA-256 is `textSha256`. */
+  text: z.string(),
+  /** The person who consented and the contact points the consent covers, as the lead held them. */
+  contact: z.object({
+    firstName: z.string().optional(),
+    lastName: z.string().optional(),
+    email: z.string().optional(),
+    phone: z.string().optional(),
+  }),
+});
+export type RetainedConsent = z.infer<typeof RetainedConsentSchema>;

@@ -8,14 +8,15 @@ const URL_MAX = 2048;
 const token = z.string().trim().max(TOKEN_MAX).optional();
 const httpUrl = z.url({ protocol: /^https?$/ }).max(URL_MAX);
 
-/** How the visitor arrived, which decides where the web app reads the click id from (spec §3). */
+/** How the visitor arrived, which decides where the click id is read from (spec §3; see `attribution.ts`). */
 export const CAMPAIGN_TYPES = ['pm', 'ho', 'direct', 'ndirect', 'vl'] as const;
 export const CampaignTypeSchema = z.enum(CAMPAIGN_TYPES);
 export type CampaignType = z.infer<typeof CampaignTypeSchema>;
 
 /**
- * Attribution and consent tokens captured when the visitor lands, sent with the lead to the lender network
- * (see `buildSubmissionPayload` for where each one goes). All optional: a visitor may arrive with none.
+ * Attribution and consent tokens captured when the visitor lands (`resolveTracking` in `attribution.ts`), sent
+ * with the lead to the lender network (see `buildSubmissionPayload` for where each one goes). All optional: a
+ * visitor may arrive with none.
  */
 export const TrackingSchema = z.object({
   /** `utm_source` URL parameter. */
@@ -34,7 +35,7 @@ export const TrackingSchema = z.object({
   affiliateId: token,
   affiliateSubId: token,
   campaignType: CampaignTypeSchema.optional(),
-  /** Click id, already resolved by the web app according to `campaignType` (cookie, session or URL). */
+  /** Click id, resolved according to `campaignType` from a cookie or the URL (`clickIdFor` in `attribution.ts`). */
   clickId: token,
   /** Our first-party visitor-id cookie. */
   visitorId: token,

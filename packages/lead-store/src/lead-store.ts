@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { isSensitiveServerField, type ServerField } from '@funnel/contracts/fields';
+import { CLIENT_TO_SERVER, isSensitiveServerField, type ServerField } from '@funnel/contracts/fields';
 import { OUTCOME_CHANNEL } from '@funnel/contracts/jobs';
-import { ConsentRecordSchema, type ConsentRecord } from '@funnel/contracts/consent';
+import {
+  ConsentRecordSchema,
+  RetainedConsentSchema,
+  type ConsentRecord,
+  type RetainedConsent,
+} from '@funnel/contracts/consent';
 import { DoNotSellFlagSchema, type DoNotSellFlag, type DoNotSellSource } from '@funnel/contracts/privacy';
 import {
   LeadOutcomeSchema,
@@ -10,6 +15,9 @@ import {
   type LeadOutcome,
   type SubmissionState,
 } from '@funnel/contracts/lead-outcome';
+import { PartnerLeadMetaSchema, type PartnerLeadMeta } from '@funnel/contracts/partner-api';
+import { CrossSellRecordSchema, type CrossSellRecord } from '@funnel/contracts/cross-sell';
+import type { ContactIndex } from './contact-index.js';
 import { FieldCipher } from './field-cipher.js';
 
 /** Stored answers, keyed by server field name (decisions.md: leads are stored under server names). */
@@ -26,6 +34,10 @@ export interface LeadRecord {
   consent?: ConsentRecord;
   /** Set once the visitor asked us not to sell or share their information: never sent to marketing partners. */
   doNotSell?: DoNotSellFlag;
+  /** Set when a partner posted the lead through the partner API: who, and where its outcome webhook goes. */
+  partner?: PartnerLeadMeta;
+  /** The cross-sell answers given on the matching screen. */
+  crossSell?: CrossSellRecord;
 }
 
 // Hash fields that are about the lead rather than answers start with '_' (no server field name does).
@@ -36,7 +48,35 @@ export const META = {
   seq: '_outcome_seq',
   consent: '_consent',
   doNotSell: '_do_not_sell',
+  partner: '_partner',
+  crossSell: '_cross_sell',
+  sensitivePurgedAt: '_sensitive_purged_at',
 } as const;
+
+/**
+ * Removed once the grace period after the final outcome has passed (decisions.md): what a lender needed and
+ * nobody needs afterwards. The date of birth stays (sealed) for the lead's remaining life; it identifies the
+ * borrower on a support request and opens no account.
+ */
+export const PURGED_AFTER_OUTCOME = [
+  CLIENT_TO_SERVER.socialSecurityNumber,
+  CLIENT_TO_SERVER.bankAccount,
+  CLIENT_TO_SERVER.routingNumber,
+  CLIENT_TO_SERVER.licenseID,
+] as const;
+
+// Removes the fields only from a lead that still exists, and notes when (a purge never creates a hash).
+const PURGE_IF_EXISTS = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local removed = redis.call('HDEL', KEYS[1], unpack(ARGV, 3))
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return removed`;
+
+// Sets one meta field only on a lead that still exists.
+const SET_META_IF_EXISTS = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1`;
 
 const START_SUBMISSION = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
@@ -83,7 +123,12 @@ export class LeadStore {
   constructor(
     private readonly redis: Redis,
     private readonly cipher: FieldCipher,
-    private readonly options: { keyPrefix: string; ttlMs: number },
+    private readonly options: {
+      keyPrefix: string;
+      ttlMs: number;
+      /** When given, every saved email and phone is indexed to its lead, so a deletion request can find it. */
+      contactIndex?: ContactIndex;
+    },
   ) {}
 
   /** 128-bit random, URL-safe; never derived from anything a visitor could guess. */
@@ -101,6 +146,7 @@ export class LeadStore {
     const hash = this.encode(id, { ...fields, created_at: now, updated_at: now });
     hash[META.tracking] = JSON.stringify(tracking);
     await this.redis.multi().hset(this.key(id), hash).pexpire(this.key(id), this.options.ttlMs).exec();
+    await this.indexContact(id, fields);
     return id;
   }
 
@@ -115,6 +161,8 @@ export class LeadStore {
       [META.outcome]: outcome,
       [META.consent]: consent,
       [META.doNotSell]: doNotSell,
+      [META.partner]: partner,
+      [META.crossSell]: crossSell,
     } = raw;
     return {
       id,
@@ -124,7 +172,15 @@ export class LeadStore {
       ...(outcome ? { outcome: LeadOutcomeSchema.parse(JSON.parse(outcome)) } : {}),
       ...(consent ? { consent: ConsentRecordSchema.parse(JSON.parse(consent)) } : {}),
       ...(doNotSell ? { doNotSell: DoNotSellFlagSchema.parse(JSON.parse(doNotSell)) } : {}),
+      ...(partner ? { partner: PartnerLeadMetaSchema.parse(JSON.parse(partner)) } : {}),
+      ...(crossSell ? { crossSell: CrossSellRecordSchema.parse(JSON.parse(crossSell)) } : {}),
     };
+  }
+
+  /** The partner who posted the lead, without opening its sealed fields; undefined for a funnel lead. */
+  async getPartner(id: string): Promise<PartnerLeadMeta | undefined> {
+    const raw = await this.redis.hget(this.key(id), META.partner);
+    return raw ? PartnerLeadMetaSchema.parse(JSON.parse(raw)) : undefined;
   }
 
   /**
@@ -201,6 +257,7 @@ export class LeadStore {
     const hash = this.encode(id, { ...fields, updated_at: new Date().toISOString() });
     const args = Object.entries(hash).flat();
     const done = await this.redis.eval(UPDATE_IF_EXISTS, 1, this.key(id), this.options.ttlMs, ...args);
+    if (done === 1) await this.indexContact(id, fields);
     return done === 1;
   }
 
@@ -227,6 +284,79 @@ export class LeadStore {
 
   async delete(id: string): Promise<void> {
     await this.redis.del(this.key(id));
+  }
+
+  /**
+   * Erases leads for good: each lead's hash, its posting claim and its retained consent record. Returns how
+   * many of the leads still existed.
+   */
+  async deleteLeads(ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const results = await this.redis
+      .multi()
+      .del(...ids.map((id) => this.key(id)))
+      .del(...ids.flatMap((id) => [`${this.key(id)}:posting`, this.consentKey(id)]))
+      .exec();
+    const existed = results?.[0]?.[1];
+    return typeof existed === 'number' ? existed : 0;
+  }
+
+  /**
+   * Removes SSN, bank account, routing and licence numbers ({@link PURGED_AFTER_OUTCOME}) and notes when.
+   * Returns how many fields were removed, or -1 when the lead is gone.
+   */
+  async purgeSensitive(id: string): Promise<number> {
+    const removed = await this.redis.eval(
+      PURGE_IF_EXISTS,
+      1,
+      this.key(id),
+      META.sensitivePurgedAt,
+      JSON.stringify(new Date().toISOString()),
+      ...PURGED_AFTER_OUTCOME,
+    );
+    return Number(removed);
+  }
+
+  /** Stores the cross-sell answers on the lead; false when the lead is gone. */
+  async setCrossSell(id: string, record: CrossSellRecord): Promise<boolean> {
+    const done = await this.redis.eval(
+      SET_META_IF_EXISTS,
+      1,
+      this.key(id),
+      META.crossSell,
+      JSON.stringify(CrossSellRecordSchema.parse(record)),
+    );
+    return done === 1;
+  }
+
+  /** Where a lead's consent evidence is kept apart from the lead, for the retention period. */
+  consentKey(id: string): string {
+    return `${this.options.keyPrefix}consent:${id}`;
+  }
+
+  /**
+   * Keeps the consent evidence for `ttlMs` (years), beyond the lead's own life. The first record stays: consent
+   * is given once per lead. Returns false when one was already kept.
+   */
+  async retainConsent(record: RetainedConsent, ttlMs: number): Promise<boolean> {
+    const value = JSON.stringify(RetainedConsentSchema.parse(record));
+    return (await this.redis.set(this.consentKey(record.leadId), value, 'PX', ttlMs, 'NX')) === 'OK';
+  }
+
+  /** The retained consent evidence of a lead, as long as it is kept (even after the lead is gone). */
+  async getRetainedConsent(id: string): Promise<RetainedConsent | undefined> {
+    const raw = await this.redis.get(this.consentKey(id));
+    return raw ? RetainedConsentSchema.parse(JSON.parse(raw)) : undefined;
+  }
+
+  private async indexContact(id: string, fields: StoredFields): Promise<void> {
+    const email = fields[CLIENT_TO_SERVER.email];
+    const phone = fields[CLIENT_TO_SERVER.phone];
+    if (typeof email !== 'string' && typeof phone !== 'string') return;
+    await this.options.contactIndex?.add(id, {
+      email: typeof email === 'string' ? email : undefined,
+      phone: typeof phone === 'string' ? phone : undefined,
+    });
   }
 
   private encode(id: string, fields: StoredFields): Record<string, string> {

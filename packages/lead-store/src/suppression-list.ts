@@ -1,13 +1,9 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { PrivacyRequestType } from '@funnel/contracts/privacy';
-import { normalizePhoneDigits } from '@funnel/contracts/rules/phone';
+import { contactHashes, keyedHash, type Contact, type ContactHash } from './contact-hash.js';
 
-/** An email address and/or a phone number as someone typed them; either may be absent. */
-export interface Contact {
-  email?: string | undefined;
-  phone?: string | undefined;
-}
+export { normalizeEmail, normalizePhone, type Contact } from './contact-hash.js';
 
 /** What a contact asked for. Each holds forever once asked: opting back in is not a feature. */
 export interface Suppression {
@@ -65,18 +61,6 @@ redis.call('XADD', KEYS[1], '*', unpack(entry))
 for i = 5 + n, #ARGV do redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[3]) end
 if #KEYS == 3 then redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[1]) end
 return {1, ARGV[2]}`;
-
-/** The form of an email address that identifies a person: trimmed, lower-cased. */
-export function normalizeEmail(email: string): string | undefined {
-  const normalized = email.trim().toLowerCase();
-  return normalized.includes('@') ? normalized : undefined;
-}
-
-/** The 10 digits of a US phone number however it was typed, or undefined when it has no 10 digits. */
-export function normalizePhone(phone: string): string | undefined {
-  const digits = normalizePhoneDigits(phone);
-  return digits.length === 10 ? digits : undefined;
-}
 
 /**
  * Privacy requests (unsubscribe, do-not-sell) and the suppression list they feed, in Redis.
@@ -149,6 +133,37 @@ export class SuppressionList {
     return { requestId: id, duplicate: created === 0 };
   }
 
+  /**
+   * Appends an erasure done on an operator's verified deletion request (type `deletion`, source `operator`).
+   * The contact is written only as its keyed hashes: the entry proves that, when and how much was erased
+   * without keeping what was erased. Returns the request id.
+   */
+  async recordDeletion(
+    contact: Contact,
+    erased: { leadsDeleted: number; jobsRemoved: number },
+  ): Promise<string> {
+    const requestId = randomUUID();
+    const request = {
+      contact: this.hashes(contact).map(({ kind, hash }) => `${kind}:${hash}`),
+      ...erased,
+    };
+    await this.redis.xadd(
+      this.streamKey,
+      '*',
+      'requestId',
+      requestId,
+      'type',
+      'deletion',
+      'source',
+      'operator',
+      'at',
+      this.now().toISOString(),
+      'request',
+      JSON.stringify(request),
+    );
+    return requestId;
+  }
+
   /** Whether this email or phone (typed in any form) has unsubscribed or asked not to be sold. */
   async isSuppressed(contact: Contact): Promise<Suppression> {
     const hashes = this.hashes(contact);
@@ -161,13 +176,8 @@ export class SuppressionList {
     return { unsubscribed: any('unsubscribe'), doNotSell: any('do-not-sell') };
   }
 
-  private hashes(contact: Contact): Array<{ kind: 'email' | 'phone'; hash: string }> {
-    const email = contact.email === undefined ? undefined : normalizeEmail(contact.email);
-    const phone = contact.phone === undefined ? undefined : normalizePhone(contact.phone);
-    return [
-      ...(email ? [{ kind: 'email' as const, hash: this.hmac(`email:${email}`) }] : []),
-      ...(phone ? [{ kind: 'phone' as const, hash: this.hmac(`phone:${phone}`) }] : []),
-    ];
+  private hashes(contact: Contact): ContactHash[] {
+    return contactHashes(contact, this.options.hashSecret);
   }
 
   private duplicateKey(type: PrivacyRequestType, hashes: Array<{ hash: string }>): string {
@@ -176,6 +186,6 @@ export class SuppressionList {
   }
 
   private hmac(text: string): string {
-    return createHmac('sha256', this.options.hashSecret).update(text).digest('base64url');
+    return keyedHash(text, this.options.hashSecret);
   }
 }

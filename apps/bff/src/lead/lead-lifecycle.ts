@@ -16,6 +16,7 @@ import {
 import { ZIP_CODE_NOT_FOUND } from '@funnel/contracts/messages';
 import { secondPayDate } from '@funnel/contracts/rules/pay-dates';
 import {
+  STEP_NAMES,
   firstMissingStep,
   getStep,
   nextStepFor,
@@ -28,11 +29,23 @@ import {
   CONSENT_VERSION,
   consentText,
   type ConsentRecord,
+  type SubmitButton,
   type SubmitLeadRequest,
 } from '@funnel/contracts/consent';
-import type { LeadOutcome, SubmitAccepted } from '@funnel/contracts/lead-outcome';
+import type { LeadOutcome, Outcome, SubmitAccepted } from '@funnel/contracts/lead-outcome';
+import {
+  CONSENT_IN_FUTURE,
+  partnerLeadProblems,
+  type PartnerLeadAccepted,
+  type PartnerLeadMeta,
+  type PartnerLeadRequestPayload,
+} from '@funnel/contracts/partner-api';
+import { resolveTracking, type LandingParams } from '@funnel/contracts/attribution';
+import type { Tracking } from '@funnel/contracts/tracking';
 import { META } from '@funnel/lead-store/lead-store';
+import { retainedConsent } from '../consent/consent-evidence.js';
 import { HttpError } from '../http-error.js';
+import type { LeadFollowUps } from './lead-follow-ups.js';
 import type { ZipDirectory } from '../reference-data/zip-directory.js';
 import type { RoutingLookup } from './routing-lookup.js';
 import type { LeadRecord, LeadStore } from '@funnel/lead-store/lead-store';
@@ -51,6 +64,10 @@ export interface LeadLifecycleDeps {
   enqueueSubmission: (leadId: string) => Promise<void>;
   /** How long lenders have to decide before the lead ends as "no lender". */
   decisionDeadlineMs: number;
+  /** Consent evidence: the partner list version it names, and how long it is kept apart from the lead. */
+  consent: { partnerListVersion: string; retentionMs: number };
+  /** Jobs that follow a save or a submission (mailing-list sync). */
+  followUps: LeadFollowUps;
 }
 
 export interface SubmitContext extends RequestContext {
@@ -61,7 +78,20 @@ export interface SubmitContext extends RequestContext {
 export interface RequestContext {
   ip: string;
   userAgent: string | undefined;
+  /** The request's cookies and Referer: attribution on the landing request (`resolveTracking`). */
+  cookies?: Readonly<Record<string, string | undefined>>;
+  referer?: string | undefined;
 }
+
+/** The partner posting a lead through the partner API, from their API key. */
+export interface PartnerSource {
+  partnerId: string;
+  /** Overrides any `tracking.affiliateId` the partner sent: attribution follows the key. */
+  affiliateId: string;
+}
+
+/** How far ahead of our clock a partner's consent time may be (their clock drifts too). */
+const CONSENT_CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 export function sessionExpired(): HttpError {
   return new HttpError(404, 'SESSION_EXPIRED', 'This session is invalid or expired. Please start over!');
@@ -90,14 +120,18 @@ export class LeadLifecycle {
       longitude: place.lon,
       ...(input.email ? { email: input.email } : {}),
     };
-    return this.create(answers, input.tracking ?? {}, context);
+    return this.create(answers, trackingOf(input, context), context);
   }
 
   async createFromDeepLink(
     input: z.output<typeof DeepLinkLeadRequestSchema>,
     context: RequestContext,
   ): Promise<{ id: string; summary: LeadSummary }> {
-    return this.create({ email: input.email, loanReason: input.loanReason }, input.tracking ?? {}, context);
+    return this.create(
+      { email: input.email, loanReason: input.loanReason },
+      trackingOf(input, context),
+      context,
+    );
   }
 
   async summary(leadId: string | undefined): Promise<LeadSummary> {
@@ -119,6 +153,7 @@ export class LeadLifecycle {
 
     await this.derive(stepName, values, current);
     if (!(await this.deps.store.update(record.id, toServerFields(values)))) throw sessionExpired();
+    await this.deps.followUps.stepSaved(record.id, stepName);
 
     const next = nextStepFor({ ...current, ...values });
     return { nextStep: next, progress: progressFor(next) };
@@ -151,31 +186,115 @@ export class LeadLifecycle {
       );
     }
     const now = this.deps.now();
-    const text = consentText(request.button);
+    // Certificates sent with the button press are the ones of the consent page; the landing's are the fallback.
+    const tracking = { ...record.tracking, ...pick(request, 'trustedFormUrl', 'jornayaLeadId') };
     const consent: ConsentRecord = {
-      version: CONSENT_VERSION,
-      textSha256: createHash('sha256').update(text).digest('hex'),
-      button: request.button,
+      ...this.consentRecord(request.button),
       at: now.toISOString(),
       ip: context.ip,
       userAgent: context.userAgent ?? '',
       pageUrl: `${context.origin}${request.pagePath}`,
-      ...pick(record.tracking, 'trustedFormUrl', 'jornayaLeadId'),
+      ...pick(tracking, 'trustedFormUrl', 'jornayaLeadId'),
+      partnerListVersion: this.deps.consent.partnerListVersion,
     };
+    const outcome = await this.startSubmission(record.id, consent, now, {
+      [META.tracking]: JSON.stringify(tracking),
+    });
+    await this.deps.followUps.submitted(record.id);
+    return { outcome };
+  }
+
+  /**
+   * Creates and submits a complete lead a partner posted (partner API): the same derivations as saving each
+   * step (place from ZIP, bank name from the directory, second pay date), the same encryption, the partner's
+   * consent evidence as the consent record, the key's affiliate id in the tracking, then the same submission
+   * path as the funnel's submit button.
+   */
+  async createFromPartner(
+    input: PartnerLeadRequestPayload,
+    partner: PartnerSource,
+  ): Promise<PartnerLeadAccepted> {
+    const { consent: evidence, tracking, webhookUrl, ...answers } = input;
+    const values: ClientLead = { ...answers };
+    const problems = partnerLeadProblems(values, this.deps.today());
+    if (Object.keys(problems).length > 0) throw HttpError.validation(problems);
+    const now = this.deps.now();
+    if (Date.parse(evidence.at) > now.getTime() + CONSENT_CLOCK_SKEW_MS) {
+      throw HttpError.validation({ consent: CONSENT_IN_FUTURE });
+    }
+    for (const step of STEP_NAMES) await this.derive(step, values, values);
+
+    const consent: ConsentRecord = {
+      ...this.consentRecord(evidence.button ?? 'REQUEST_FUNDS'),
+      at: new Date(evidence.at).toISOString(),
+      ip: evidence.ip,
+      userAgent: evidence.userAgent,
+      pageUrl: evidence.pageUrl,
+      ...pick(evidence, 'trustedFormUrl', 'jornayaLeadId'),
+    };
+    // The consent tokens also travel to the lender network, as the funnel's landing page sends them.
+    const leadTracking = {
+      ...pick(evidence, 'trustedFormUrl', 'jornayaLeadId'),
+      ...tracking,
+      affiliateId: partner.affiliateId,
+    };
+    const fields = toServerFields({ ...values, ipAddress: evidence.ip, userAgent: evidence.userAgent });
+    const leadId = await this.deps.store.create(fields, leadTracking);
+    const meta: PartnerLeadMeta = { partnerId: partner.partnerId, ...(webhookUrl ? { webhookUrl } : {}) };
+    const outcome = await this.startSubmission(leadId, consent, now, {
+      [META.partner]: JSON.stringify(meta),
+    });
+    return { leadId, outcome };
+  }
+
+  /**
+   * The one way a lead is submitted, from the funnel or a partner: records the submission with its consent
+   * evidence (and any other meta fields) once, marks the lead pending and enqueues it. A repeat finds the
+   * submission recorded and answers the outcome in force, and the job id keeps the queue at one job.
+   */
+  private async startSubmission(
+    leadId: string,
+    consent: ConsentRecord,
+    now: Date,
+    meta: Record<string, string> = {},
+  ): Promise<Outcome> {
     const started = await this.deps.store.startSubmission(
-      record.id,
+      leadId,
       {
         submittedAt: now.toISOString(),
         deadlineAt: new Date(now.getTime() + this.deps.decisionDeadlineMs).toISOString(),
       },
-      { [META.consent]: JSON.stringify(consent) },
+      { [META.consent]: JSON.stringify(consent), ...meta },
     );
     if (started === 'missing') throw sessionExpired();
+    if (started === 'created') await this.retainConsent(leadId, consent);
     let outcome: LeadOutcome | undefined =
-      started === 'created' ? await this.deps.store.setOutcome(record.id, { outcome: 'pending' }) : undefined;
-    outcome ??= await this.deps.store.getOutcome(record.id);
-    await this.deps.enqueueSubmission(record.id);
-    return { outcome: outcome?.outcome ?? 'pending' };
+      started === 'created' ? await this.deps.store.setOutcome(leadId, { outcome: 'pending' }) : undefined;
+    outcome ??= await this.deps.store.getOutcome(leadId);
+    await this.deps.enqueueSubmission(leadId);
+    return outcome?.outcome ?? 'pending';
+  }
+
+  /**
+   * Keeps the consent evidence apart from the lead for the retention period, so it outlives the lead's purge
+   * and expiry. The first record stays, as on the lead.
+   */
+  private async retainConsent(leadId: string, consent: ConsentRecord): Promise<void> {
+    const lead = await this.deps.store.get(leadId);
+    if (!lead) throw sessionExpired();
+    await this.deps.store.retainConsent(
+      retainedConsent(leadId, consent, lead.fields),
+      this.deps.consent.retentionMs,
+    );
+  }
+
+  /** The version and hash of the consent text shown above `button`. */
+  private consentRecord(button: SubmitButton): Pick<ConsentRecord, 'version' | 'textSha256' | 'button'> {
+    return {
+      version: CONSENT_VERSION,
+      textSha256: createHash('sha256').update(consentText(button)).digest('hex'),
+      button,
+    };
   }
 
   /** The visitor's lead id and current outcome, for the event stream; 404 without a session. */
@@ -261,6 +380,21 @@ export class LeadLifecycle {
       ...(record.outcome ? { outcome: record.outcome } : {}),
     };
   }
+}
+
+/** The landing request's tracking: URL parameters the page read, its cookies and Referer, consent tokens. */
+function trackingOf(
+  input: { tracking?: Tracking | undefined; landingParams?: LandingParams | undefined },
+  context: RequestContext,
+): Tracking {
+  const query = input.landingParams ?? {};
+  return resolveTracking({
+    query,
+    cookies: context.cookies ?? {},
+    campaignType: query.campaign_type,
+    referer: context.referer,
+    reported: input.tracking,
+  });
 }
 
 function pick(source: Record<string, unknown>, ...keys: string[]): Record<string, string> {

@@ -8,6 +8,9 @@ import { LeadStore } from '@funnel/lead-store/lead-store';
 import { createRoutingLookup, type RoutingLookup } from '../lead/routing-lookup.js';
 import type { ReferenceData } from '../reference-data/reference-data.js';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
+import { ContactIndex } from '@funnel/lead-store/contact-index';
+import { partnerListVersion } from '../consent/partner-list-version.js';
+import { queuedFollowUps } from '../lead/lead-follow-ups.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,6 +19,8 @@ declare module 'fastify' {
     addressSuggestions: AddressSuggestions;
     leadStore: LeadStore;
     leads: LeadLifecycle;
+    /** Which leads hold an email or phone (keyed hashes), for deletion requests. */
+    contactIndex: ContactIndex;
   }
 }
 
@@ -26,13 +31,21 @@ export interface LeadServicesOptions {
 }
 
 const UPSTREAM_TIMEOUT_MS = 2500;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Wires the lead domain (store, lookups, lifecycle) onto the app. */
 export default fp<LeadServicesOptions>(
   async (app, { env, referenceData, now }) => {
+    const contactIndex = new ContactIndex(app.redis, {
+      keyPrefix: env.REDIS_KEY_PREFIX,
+      hashSecret: env.SUPPRESSION_HASH_SECRET,
+      // A deletion request must still find the consent records, kept longer than any lead.
+      ttlMs: Math.max(env.LEAD_TTL_DAYS, env.CONSENT_RETENTION_DAYS) * DAY_MS,
+    });
     const store = new LeadStore(app.redis, new FieldCipher(env.FIELD_ENCRYPTION_KEYS), {
       keyPrefix: env.REDIS_KEY_PREFIX,
       ttlMs: env.LEAD_TTL_DAYS * 24 * 60 * 60 * 1000,
+      contactIndex,
     });
     const routingLookup = createRoutingLookup(
       referenceData.routing,
@@ -49,6 +62,7 @@ export default fp<LeadServicesOptions>(
       ),
     );
     app.decorate('leadStore', store);
+    app.decorate('contactIndex', contactIndex);
     app.decorate(
       'leads',
       new LeadLifecycle({
@@ -58,6 +72,11 @@ export default fp<LeadServicesOptions>(
         today: () => businessDate(now(), env.BUSINESS_TIME_ZONE),
         now,
         decisionDeadlineMs: env.DECISION_DEADLINE_MS,
+        consent: {
+          partnerListVersion: partnerListVersion(env.PARTNER_LIST_VERSION, env.PARTNER_NAMES),
+          retentionMs: env.CONSENT_RETENTION_DAYS * DAY_MS,
+        },
+        followUps: queuedFollowUps(app.leadJobs),
         enqueueSubmission: async (leadId) => {
           await app.submissionQueue.add(
             JOBS.submitLead.name,
@@ -68,5 +87,5 @@ export default fp<LeadServicesOptions>(
       }),
     );
   },
-  { name: 'lead-services', dependencies: ['redis', 'submission-queue'] },
+  { name: 'lead-services', dependencies: ['redis', 'submission-queue', 'lead-jobs'] },
 );

@@ -24,7 +24,29 @@ export default fp(
           { name: 'diagnostics', description: 'Browser error reports' },
           { name: 'privacy', description: 'Unsubscribe and do-not-sell requests' },
           { name: 'partners', description: 'The Partners page' },
+          { name: 'config', description: 'Public configuration for the web app' },
+          { name: 'admin', description: 'Operator endpoints (Authorization: Bearer <ADMIN_API_TOKEN>)' },
+          {
+            name: 'partner-api',
+            description:
+              'Server-to-server lead posting for integrators, authenticated by API key (Authorization: Bearer). ' +
+              'Outcome webhooks are signed: X-Funnel-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">.',
+          },
         ],
+        components: {
+          securitySchemes: {
+            partnerApiKey: {
+              type: 'http',
+              scheme: 'bearer',
+              description: 'A partner API key, issued once; we keep only its SHA-256.',
+            },
+            adminToken: {
+              type: 'http',
+              scheme: 'bearer',
+              description: 'The operator token ADMIN_API_TOKEN; the BFF keeps only its SHA-256.',
+            },
+          },
+        },
       },
       transform: jsonSchemaTransform,
     });

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { SuppressionList } from '@funnel/lead-store/suppression-list';
+import { ContactDeletion } from '../privacy/contact-deletion.js';
 import { PrivacyRequests } from '../privacy/privacy-requests.js';
 
 declare module 'fastify' {
@@ -7,6 +8,8 @@ declare module 'fastify' {
     /** Who unsubscribed or asked not to be sold: consult before any mailing-list sync, cross-sell or sharing. */
     suppressionList: SuppressionList;
     privacyRequests: PrivacyRequests;
+    /** Erases a person's leads on an operator's verified deletion request. */
+    contactDeletion: ContactDeletion;
   }
 }
 
@@ -21,6 +24,15 @@ export default fp<PrivacyServicesOptions>(
     const suppression = new SuppressionList(app.redis, { keyPrefix, hashSecret });
     app.decorate('suppressionList', suppression);
     app.decorate('privacyRequests', new PrivacyRequests({ suppression, leads: app.leadStore }));
+    app.decorate(
+      'contactDeletion',
+      new ContactDeletion({
+        store: app.leadStore,
+        contactIndex: app.contactIndex,
+        jobs: app.leadJobs,
+        suppression,
+      }),
+    );
   },
-  { name: 'privacy-services', dependencies: ['redis', 'lead-services'] },
+  { name: 'privacy-services', dependencies: ['redis', 'lead-services', 'lead-jobs'] },
 );

@@ -1,30 +1,35 @@
 import fp from 'fastify-plugin';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
+import { consentScriptSources, type ConsentScripts } from '../consent/consent-scripts.js';
 import { HttpError } from '../http-error.js';
 
 export interface SecurityOptions {
   keyPrefix: string;
   rateLimitMax: number;
   rateLimitWindowMs: number;
+  /** The enabled consent-certification scripts, whose hosts (and only theirs) the CSP adds. */
+  consentScripts: ConsentScripts;
 }
 
 /**
  * Security headers with a strict CSP, and rate limits kept in Redis so every BFF instance shares the same
- * counters. Routes opt in with `config.rateLimit`.
+ * counters. Routes opt in with `config.rateLimit`. The CSP names a third-party host only for a consent script
+ * the deployment enables (TrustedForm, Jornaya).
  */
 export default fp<SecurityOptions>(
   async (app, options) => {
+    const thirdParty = consentScriptSources(options.consentScripts);
     await app.register(helmet, {
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
+          scriptSrc: ["'self'", ...thirdParty.scriptSrc],
           styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:'],
+          imgSrc: ["'self'", 'data:', ...thirdParty.imgSrc],
           fontSrc: ["'self'"],
-          connectSrc: ["'self'"],
+          connectSrc: ["'self'", ...thirdParty.connectSrc],
           formAction: ["'self'"],
           frameAncestors: ["'none'"],
           baseUri: ["'self'"],

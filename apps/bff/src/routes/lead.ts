@@ -21,14 +21,21 @@ const leadRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Create a lead from the landing form (or pre-fill one from a deep link)',
         description:
           'Looks up the ZIP code, creates the lead and binds it to the visitor with a signed HttpOnly cookie. ' +
-          'A deep-link body `{ email, loanReason }` only pre-fills a new lead.',
+          'A deep-link body `{ email, loanReason }` only pre-fills a new lead. Attribution is captured here: ' +
+          '`landingParams` (the landing URL parameters, by their URL names), the click-id, visitor-id, `_fbp` ' +
+          'and `_gcl_aw` cookies, and the Referer as the page URL (without its query string).',
         tags: ['lead'],
         body: z.union([CreateLeadRequestSchema, DeepLinkLeadRequestSchema]),
         response: { 201: LeadSummarySchema, ...errors },
       },
     },
     async (request, reply) => {
-      const context = { ip: request.ip, userAgent: request.headers['user-agent'] };
+      const context = {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+        cookies: request.cookies,
+        referer: request.headers.referer,
+      };
       const body = request.body;
       const { id, summary } =
         'zipCode' in body

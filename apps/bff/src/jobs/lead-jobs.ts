@@ -1,0 +1,79 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import {
+  FOLLOW_UP_JOB_IDS,
+  FOLLOW_UP_JOB_OPTIONS,
+  JOBS,
+  leadJobIds,
+  queuePrefix,
+  type MailingListSyncTrigger,
+} from '@funnel/contracts/jobs';
+import type { CrossSellQuestion } from '@funnel/contracts/cross-sell';
+
+/**
+ * The BFF's side of the lead's follow-up queues: it adds mailing-list and cross-sell jobs (data = the lead id,
+ * job id from the catalog, so repeats while one waits add nothing) and removes every job of a lead when the lead
+ * is erased. The worker consumes them.
+ */
+export class LeadJobs {
+  private readonly queues = new Map<string, Queue>();
+
+  constructor(
+    private readonly connection: Redis,
+    private readonly keyPrefix: string,
+    private readonly onError: (err: Error) => void,
+  ) {}
+
+  /** Syncs the lead's contact to the mailing list (the worker skips it when no list is configured). */
+  async mailingListSync(leadId: string, trigger: MailingListSyncTrigger): Promise<void> {
+    const { queue, name } = JOBS.mailingListSync;
+    await this.queue(queue).add(
+      name,
+      { leadId },
+      { ...FOLLOW_UP_JOB_OPTIONS.mailingListSync, jobId: FOLLOW_UP_JOB_IDS.mailingListSync(leadId, trigger) },
+    );
+  }
+
+  /** Forwards the lead's cross-sell record, after a yes to `question`. */
+  async crossSellForward(leadId: string, question: CrossSellQuestion): Promise<void> {
+    const { queue, name } = JOBS.crossSellForward;
+    await this.queue(queue).add(
+      name,
+      { leadId },
+      {
+        ...FOLLOW_UP_JOB_OPTIONS.crossSellForward,
+        jobId: FOLLOW_UP_JOB_IDS.crossSellForward(leadId, question),
+      },
+    );
+  }
+
+  /**
+   * Removes every job of a lead from every queue of the catalog; returns how many existed and were removed. A
+   * job a worker holds at this moment cannot be removed: it finds the lead gone and ends without doing anything.
+   */
+  async removeAll(leadId: string): Promise<number> {
+    let removed = 0;
+    for (const { queue: name, jobIds } of leadJobIds(leadId)) {
+      const queue = this.queue(name);
+      for (const jobId of jobIds) {
+        if (!(await queue.getJob(jobId))) continue;
+        removed += await queue.remove(jobId);
+      }
+    }
+    return removed;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+  }
+
+  private queue(name: string): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: this.connection, prefix: queuePrefix(this.keyPrefix) });
+      queue.on('error', this.onError);
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+}

@@ -1,0 +1,93 @@
+import {
+  WEBHOOK_NOT_ENABLED,
+  type PartnerLeadAccepted,
+  type PartnerLeadRequestPayload,
+  type PartnerLeadStatus,
+} from '@funnel/contracts/partner-api';
+import { isFinalOutcome } from '@funnel/contracts/lead-outcome';
+import type { LeadStore } from '@funnel/lead-store/lead-store';
+import { HttpError } from '../http-error.js';
+import type { LeadLifecycle } from '../lead/lead-lifecycle.js';
+import type { PartnerIdempotency } from './partner-idempotency.js';
+import type { PartnerIdentity } from './partner-keyring.js';
+
+export interface PartnerLeadsDeps {
+  leads: Pick<LeadLifecycle, 'createFromPartner'>;
+  store: Pick<LeadStore, 'getOutcome' | 'getPartner'>;
+  idempotency: PartnerIdempotency;
+  /** Partners with a webhook secret configured: only they may ask for a webhook. */
+  webhookPartners: ReadonlySet<string>;
+}
+
+/** A partner reads only its own leads; anything else is indistinguishable from a lead that does not exist. */
+function notFound(): HttpError {
+  return new HttpError(404, 'NOT_FOUND', 'No lead with this id was posted with your API key.');
+}
+
+/** The answer to a POST, and whether an earlier request with the same `Idempotency-Key` created the lead. */
+export interface PartnerLeadReceipt extends PartnerLeadAccepted {
+  replayed: boolean;
+}
+
+/**
+ * The partner API's use cases: accept a complete lead (once per `Idempotency-Key`) and tell its poster where it
+ * stands. Leads are created and submitted by the lead lifecycle, exactly as the funnel's are.
+ */
+export class PartnerLeads {
+  constructor(private readonly deps: PartnerLeadsDeps) {}
+
+  async submit(
+    partner: PartnerIdentity,
+    body: PartnerLeadRequestPayload,
+    idempotencyKey: string | undefined,
+  ): Promise<PartnerLeadReceipt> {
+    if (body.webhookUrl && !this.deps.webhookPartners.has(partner.partnerId)) {
+      throw HttpError.validation({ webhookUrl: WEBHOOK_NOT_ENABLED });
+    }
+    if (idempotencyKey === undefined) return { ...(await this.create(partner, body)), replayed: false };
+
+    const { idempotency } = this.deps;
+    const claim = await idempotency.claim(partner.partnerId, idempotencyKey);
+    if (claim.state === 'done') {
+      const outcome = await this.deps.store.getOutcome(claim.leadId);
+      if (!outcome) throw notFound();
+      return { leadId: claim.leadId, outcome: outcome.outcome, replayed: true };
+    }
+    if (claim.state === 'in-progress') {
+      throw new HttpError(
+        409,
+        'CONFLICT',
+        'A request with this Idempotency-Key is still being processed. Retry in a few seconds.',
+      );
+    }
+    try {
+      const accepted = await this.create(partner, body);
+      await idempotency.complete(partner.partnerId, idempotencyKey, accepted.leadId);
+      return { ...accepted, replayed: false };
+    } catch (error) {
+      await idempotency.release(partner.partnerId, idempotencyKey);
+      throw error;
+    }
+  }
+
+  /** Where the partner's lead stands; 404 for a lead another partner (or the funnel) created. */
+  async status(partner: PartnerIdentity, leadId: string): Promise<PartnerLeadStatus> {
+    const owner = await this.deps.store.getPartner(leadId);
+    if (owner?.partnerId !== partner.partnerId) throw notFound();
+    const outcome = await this.deps.store.getOutcome(leadId);
+    if (!outcome) throw notFound();
+    return {
+      leadId,
+      outcome: outcome.outcome,
+      ...(outcome.redirectUrl ? { redirectUrl: outcome.redirectUrl } : {}),
+      ...(isFinalOutcome(outcome.outcome) ? { decidedAt: outcome.at } : {}),
+    };
+  }
+
+  private create(partner: PartnerIdentity, body: PartnerLeadRequestPayload): Promise<PartnerLeadAccepted> {
+    return this.deps.leads.createFromPartner(body, {
+      partnerId: partner.partnerId,
+      affiliateId: partner.affiliateId,
+    });
+  }
+}

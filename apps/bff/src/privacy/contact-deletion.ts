@@ -1,0 +1,50 @@
+import type { DeletionRequestPayload, DeletionResult } from '@funnel/contracts/deletion-request';
+import { CLIENT_TO_SERVER } from '@funnel/contracts/fields';
+import type { ContactIndex } from '@funnel/lead-store/contact-index';
+import type { LeadStore } from '@funnel/lead-store/lead-store';
+import type { SuppressionList } from '@funnel/lead-store/suppression-list';
+import type { LeadJobs } from '../jobs/lead-jobs.js';
+
+export interface ContactDeletionDeps {
+  store: LeadStore;
+  contactIndex: ContactIndex;
+  jobs: Pick<LeadJobs, 'removeAll'>;
+  suppression: SuppressionList;
+}
+
+/**
+ * Erases a person on an operator's verified request (docs/adr/0007-consent-retention-and-erasure.md): every
+ * lead that held their email or phone, with its retained consent record, its queued jobs and its contact-index
+ * entries. What stays: the privacy requests they made (unsubscribe, do-not-sell), which we must keep and keep
+ * honouring, the suppression hashes, and an entry recording this erasure with the contact as keyed hashes only.
+ */
+export class ContactDeletion {
+  constructor(private readonly deps: ContactDeletionDeps) {}
+
+  async erase(request: DeletionRequestPayload): Promise<DeletionResult> {
+    const contact = { email: request.email, phone: request.phone };
+    const leadIds = await this.deps.contactIndex.leadsOf(contact);
+
+    let jobsRemoved = 0;
+    for (const leadId of leadIds) {
+      jobsRemoved += await this.deps.jobs.removeAll(leadId);
+      // The lead may hold another email or phone than the ones asked about: drop its entries there too.
+      const lead = await this.deps.store.get(leadId);
+      if (lead) await this.deps.contactIndex.remove(leadId, contactOf(lead.fields));
+    }
+    const leadsDeleted = await this.deps.store.deleteLeads(leadIds);
+    await this.deps.contactIndex.forget(contact);
+
+    const requestId = await this.deps.suppression.recordDeletion(contact, { leadsDeleted, jobsRemoved });
+    return { requestId, leadsDeleted, jobsRemoved };
+  }
+}
+
+function contactOf(fields: Record<string, unknown>): { email?: string; phone?: string } {
+  const email = fields[CLIENT_TO_SERVER.email];
+  const phone = fields[CLIENT_TO_SERVER.phone];
+  return {
+    ...(typeof email === 'string' ? { email } : {}),
+    ...(typeof phone === 'string' ? { phone } : {}),
+  };
+}

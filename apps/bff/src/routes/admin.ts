@@ -1,0 +1,57 @@
+import * as z from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { RetainedConsentSchema } from '@funnel/contracts/consent';
+import { DeletionRequestSchema, DeletionResultSchema } from '@funnel/contracts/deletion-request';
+import { ApiErrorSchema } from '@funnel/contracts/errors';
+import { HttpError } from '../http-error.js';
+
+const security = [{ adminToken: [] }];
+
+/** Operator endpoints, behind `Authorization: Bearer <ADMIN_API_TOKEN>`. */
+const adminRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.requireAdmin);
+
+  app.get(
+    '/admin/consent/:leadId',
+    {
+      schema: {
+        summary: 'The consent evidence of a lead',
+        description:
+          'Kept for CONSENT_RETENTION_DAYS (5 years by default) after submission, after the lead itself is gone: ' +
+          'text version, the exact text and its SHA-256, button, UTC time, IP, user agent, page URL, ' +
+          'TrustedForm certificate URL and Jornaya LeadiD when present, partner list version, and the contact ' +
+          'it covers. Never an SSN or bank detail. 404 when none is kept.',
+        tags: ['admin'],
+        security,
+        params: z.object({ leadId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) }),
+        response: { 200: RetainedConsentSchema, 401: ApiErrorSchema, 404: ApiErrorSchema },
+      },
+    },
+    async (request) => {
+      const consent = await app.leadStore.getRetainedConsent(request.params.leadId);
+      if (!consent) throw new HttpError(404, 'NOT_FOUND', 'No consent record is kept for this lead.');
+      return consent;
+    },
+  );
+
+  app.post(
+    '/admin/deletion-requests',
+    {
+      schema: {
+        summary: 'Erase every lead of an email address and/or phone number',
+        description:
+          'For a verified deletion request: removes every lead that held the email or phone, its consent ' +
+          "record, its queued jobs and its contact-index entries. The person's earlier unsubscribe and " +
+          'do-not-sell requests stay (we must keep honouring them), and the erasure itself is recorded in the ' +
+          'privacy-request stream with the contact as keyed hashes only.',
+        tags: ['admin'],
+        security,
+        body: DeletionRequestSchema,
+        response: { 200: DeletionResultSchema, 400: ApiErrorSchema, 401: ApiErrorSchema },
+      },
+    },
+    async (request) => app.contactDeletion.erase(request.body),
+  );
+};
+
+export default adminRoutes;

@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CONSENT_VERSION } from '@funnel/contracts/consent';
+import { testEnv, startTestApp, type TestApp } from './test-app.js';
+
+const THIRD_PARTY_HOSTS = /trustedform\.com|lidstatic\.com|leadid\.com/;
+
+function directive(csp: string, name: string): string {
+  return csp.split(';').find((part) => part.trim().startsWith(`${name} `)) ?? '';
+}
+
+describe('GET /api/v1/config and the consent scripts in the CSP', () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it('enables no script and allows no third-party host by default', async () => {
+    t = await startTestApp({ env: { PARTNER_LIST_VERSION: 'p-7' } });
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/config' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      consentVersion: CONSENT_VERSION,
+      partnerListVersion: 'p-7',
+      trustedForm: { enabled: false, certificateField: 'xxTrustedFormCertUrl' },
+      jornaya: {
+        enabled: false,
+        tokenField: 'universal_leadid',
+        disclosureLabelId: 'leadid_tcpa_disclosure',
+      },
+    });
+    expect(String(response.headers['content-security-policy'])).not.toMatch(THIRD_PARTY_HOSTS);
+  });
+
+  it('gives the scripts to load and allows their hosts when enabled', async () => {
+    t = await startTestApp({
+      env: { TRUSTEDFORM_ENABLED: 'true', JORNAYA_ENABLED: 'true', JORNAYA_CAMPAIGN_ID: 'a1b2c3d4-e5f6' },
+    });
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/config' });
+    expect(response.json()).toMatchObject({
+      trustedForm: {
+        enabled: true,
+        scriptUrl: expect.stringMatching(
+          /^https:\/\/api\.trustedform\.com\/trustedform\.js\?field=xxTrustedFormCertUrl/,
+        ),
+      },
+      jornaya: {
+        enabled: true,
+        scriptUrl: 'https://create.lidstatic.com/campaign/a1b2c3d4-e5f6.js?snippet_version=2',
+      },
+    });
+    const csp = String(response.headers['content-security-policy']);
+    expect(directive(csp, 'script-src')).toContain('https://api.trustedform.com');
+    expect(directive(csp, 'script-src')).toContain('https://create.lidstatic.com');
+    expect(directive(csp, 'connect-src')).toContain('https://api.trustedform.com');
+    expect(directive(csp, 'connect-src')).toContain('https://*.leadid.com');
+    expect(directive(csp, 'img-src')).toContain('https://*.leadid.com');
+    expect(directive(csp, 'default-src')).toBe("default-src 'self'");
+  });
+
+  it('allows only the enabled one', async () => {
+    t = await startTestApp({ env: { TRUSTEDFORM_ENABLED: 'true' } });
+    const csp = String(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/config' })).headers['content-security-policy'],
+    );
+    expect(csp).toContain('trustedform.com');
+    expect(csp).not.toMatch(/lidstatic\.com|leadid\.com/);
+  });
+
+  it('documents the config, cross-sell and operator endpoints, the latter behind the admin token', async () => {
+    t = await startTestApp();
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/config',
+        '/api/v1/lead/cross-sell',
+        '/api/v1/admin/consent/{leadId}',
+        '/api/v1/admin/deletion-requests',
+      ]),
+    );
+    expect(doc.paths['/api/v1/admin/deletion-requests'].post.security).toEqual([{ adminToken: [] }]);
+    expect(doc.components.securitySchemes.adminToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('refuses to start with Jornaya enabled and no campaign', () => {
+    expect(() => testEnv({ JORNAYA_ENABLED: 'true' })).toThrow(/JORNAYA_CAMPAIGN_ID: required/);
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { loadEnv } from './env.js';
+
+const REQUIRED = {
+  FIELD_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
+  SUPPRESSION_HASH_SECRET: 's'.repeat(32),
+};
+
+describe('worker configuration', () => {
+  it('needs the suppression-list secret to check opt-outs', () => {
+    expect(() => loadEnv({ FIELD_ENCRYPTION_KEYS: REQUIRED.FIELD_ENCRYPTION_KEYS })).toThrow(
+      /SUPPRESSION_HASH_SECRET/,
+    );
+  });
+
+  it('leaves every third party off by default, and purges after 24 hours', () => {
+    const env = loadEnv(REQUIRED);
+    expect(env).toMatchObject({
+      BREVO_API_URL: 'https://api.brevo.com/v3',
+      BREVO_LIST_IDS: [],
+      TRUSTEDFORM_CERT_ORIGIN: 'https://cert.trustedform.com',
+      SENSITIVE_PURGE_GRACE_HOURS: 24,
+    });
+    expect(env.BREVO_API_KEY).toBeUndefined();
+    expect(env.CROSS_SELL_FORWARD_URL).toBeUndefined();
+    expect(env.TRUSTEDFORM_API_KEY).toBeUndefined();
+  });
+
+  it('reads the Brevo list ids, and requires them with a key', () => {
+    expect(loadEnv({ ...REQUIRED, BREVO_API_KEY: 'k', BREVO_LIST_IDS: '7, 12' }).BREVO_LIST_IDS).toEqual([
+      7, 12,
+    ]);
+    expect(() => loadEnv({ ...REQUIRED, BREVO_API_KEY: 'k' })).toThrow(/BREVO_LIST_IDS: required/);
+    expect(() => loadEnv({ ...REQUIRED, BREVO_LIST_IDS: '7,x' })).toThrow(/BREVO_LIST_IDS/);
+  });
+
+  it('sends the TrustedForm key over https only in production', () => {
+    const local = { ...REQUIRED, TRUSTEDFORM_CERT_ORIGIN: 'http://127.0.0.1:4567' };
+    expect(loadEnv(local).TRUSTEDFORM_CERT_ORIGIN).toBe('http://127.0.0.1:4567');
+    expect(() => loadEnv({ ...local, NODE_ENV: 'production' })).toThrow(/TRUSTEDFORM_CERT_ORIGIN/);
+  });
+});

@@ -1,0 +1,68 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { Logger } from 'pino';
+import { PartnerWebhookJobSchema } from '@funnel/contracts/jobs';
+import { isFinalOutcome } from '@funnel/contracts/lead-outcome';
+import { PartnerWebhookPayloadSchema } from '@funnel/contracts/partner-api';
+import { WEBHOOK_SIGNATURE_HEADER, signWebhookPayload } from '@funnel/contracts/webhook-signature';
+import type { LeadStore } from '@funnel/lead-store/lead-store';
+import type { PartnerWebhookSecrets } from '@funnel/lead-store/partner-config';
+import { WebhookAddressRefusedError, type WebhookSender } from './webhook-sender.js';
+
+export interface WebhookDeliveryDeps {
+  store: Pick<LeadStore, 'getPartner' | 'getOutcome'>;
+  secrets: PartnerWebhookSecrets;
+  sender: Pick<WebhookSender, 'post'>;
+  now: () => number;
+  logger: Logger;
+}
+
+export type WebhookDeliveryResult = { delivered: number } | { skipped: string };
+
+const USER_AGENT = 'funnel-webhooks/1';
+
+/**
+ * One attempt at telling a partner its lead's final outcome: the signed JSON `{ leadId, outcome, redirectUrl?,
+ * decidedAt }`, never personal data. A network error, a timeout or any non-2xx answer throws, and BullMQ retries
+ * with exponential backoff (PARTNER_WEBHOOK_JOB_OPTIONS); each attempt is signed afresh, so its timestamp is
+ * current. A lead that is gone, or has no webhook, is skipped.
+ */
+export function createWebhookDeliveryProcessor(deps: WebhookDeliveryDeps) {
+  return async function processWebhookDelivery(job: Job): Promise<WebhookDeliveryResult> {
+    const { leadId } = PartnerWebhookJobSchema.parse(job.data);
+    const log = deps.logger.child({ leadId, jobId: job.id });
+    const partner = await deps.store.getPartner(leadId);
+    if (!partner?.webhookUrl) return { skipped: 'lead gone or without a webhook' };
+    const outcome = await deps.store.getOutcome(leadId);
+    if (!outcome || !isFinalOutcome(outcome.outcome)) return { skipped: 'lead has no final outcome' };
+    const secrets = deps.secrets.get(partner.partnerId);
+    if (!secrets || secrets.length === 0) {
+      throw new UnrecoverableError(`no webhook secret configured for partner ${partner.partnerId}`);
+    }
+
+    const body = JSON.stringify(
+      PartnerWebhookPayloadSchema.parse({
+        leadId,
+        outcome: outcome.outcome,
+        ...(outcome.redirectUrl ? { redirectUrl: outcome.redirectUrl } : {}),
+        decidedAt: outcome.at,
+      }),
+    );
+    const headers = {
+      [WEBHOOK_SIGNATURE_HEADER]: signWebhookPayload(secrets, body, Math.floor(deps.now() / 1000)),
+      'user-agent': USER_AGENT,
+    };
+    let status: number;
+    try {
+      status = await deps.sender.post(partner.webhookUrl, body, headers);
+    } catch (error) {
+      if (error instanceof WebhookAddressRefusedError) throw new UnrecoverableError(error.message);
+      throw error;
+    }
+    if (status < 200 || status >= 300) {
+      log.warn({ partnerId: partner.partnerId, status, attempt: job.attemptsMade + 1 }, 'webhook refused');
+      throw new Error(`webhook answered ${status}`);
+    }
+    log.info({ partnerId: partner.partnerId, status }, 'webhook delivered');
+    return { delivered: status };
+  };
+}
