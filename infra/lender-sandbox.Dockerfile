@@ -12,6 +12,8 @@ WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/packages/contracts/package.json ./packages/contracts/
 COPY --from=build /app/packages/contracts/dist ./packages/contracts/dist
+COPY --from=build /app/packages/server-runtime/package.json ./packages/server-runtime/
+COPY --from=build /app/packages/server-runtime/dist ./packages/server-runtime/dist
 COPY --from=build /app/apps/lender-sandbox/package.json ./apps/lender-sandbox/
 COPY --from=build /app/apps/lender-sandbox/dist ./apps/lender-sandbox/dist
 RUN npm ci --omit=dev --no-audit --no-fund --workspace=@funnel/lender-sandbox --include-workspace-root=false

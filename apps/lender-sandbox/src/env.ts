@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { parseEnv } from '@funnel/server-runtime/parse-env';
 import { SandboxConfigSchema, type OutcomeConfig, type SandboxConfig } from './sandbox-config.js';
 
 /** Environment variable of each outcome setting; unset ones take the default of `DEFAULT_OUTCOME_CONFIG`. */
@@ -59,10 +60,7 @@ export interface Env {
 
 /** Parses the environment once at start; fails listing every bad key by its variable name. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const parsed = EnvSchema.safeParse(withoutEmpty(source));
-  if (!parsed.success)
-    fail(parsed.error.issues.map((issue) => [String(issue.path[0] ?? '(env)'), issue.message]));
-  const env = parsed.data;
+  const env = parseEnv(EnvSchema, source);
 
   const outcome: Record<string, unknown> = {};
   for (const [setting, key] of Object.entries(OUTCOME_ENV_KEYS)) {
@@ -90,13 +88,6 @@ function envKeyOf(path: readonly PropertyKey[]): string {
 }
 
 /** An empty variable (`SANDBOX_SEED=` in a .env file) means unset, not zero. */
-function withoutEmpty(source: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(source).filter(
-      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
-    ),
-  );
-}
 
 function fail(problems: readonly (readonly [string, string])[]): never {
   throw new Error(

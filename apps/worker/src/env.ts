@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { parseEnv } from '@funnel/server-runtime/parse-env';
 import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
 import { PartnerWebhookSecretsSchema } from '@funnel/lead-store/partner-config';
 
@@ -96,14 +97,5 @@ export type Env = z.infer<typeof EnvSchema>;
 
 /** Parses the environment once at start; fails listing every bad key. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  // An empty variable means "not set" (compose passes unset variables through as empty strings).
-  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
-  const parsed = EnvSchema.safeParse(present);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`,
-    );
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  return parsed.data;
+  return parseEnv(EnvSchema, source);
 }

@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { closeOnSignals } from '@funnel/server-runtime/shutdown';
 import { pino } from 'pino';
 import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
@@ -123,32 +124,20 @@ logger.info(
   'worker started',
 );
 
-let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    if (closing) return;
-    closing = true;
-    logger.info({ signal }, 'shutting down: finishing active jobs');
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    Promise.all([worker.close(), webhookWorker.close(), ...followUpWorkers.map((w) => w.close())])
-      .then(() =>
-        Promise.all([
-          lender.close(),
-          webhookSender.close(),
-          webhookQueue.close(),
-          outbound.close(),
-          purgeQueue.close(),
-          retainQueue.close(),
-        ]),
-      )
-      .then(() => connection.quit())
-      .then(
-        () => process.exit(0),
-        (err: unknown) => {
-          logger.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-  });
-}
+// Active jobs finish first (BullMQ waits for them), then the connections close.
+closeOnSignals(
+  async () => {
+    await Promise.all([worker.close(), webhookWorker.close(), ...followUpWorkers.map((w) => w.close())]);
+    await Promise.all([
+      lender.close(),
+      webhookSender.close(),
+      webhookQueue.close(),
+      outbound.close(),
+      purgeQueue.close(),
+      retainQueue.close(),
+    ]);
+    await connection.quit();
+  },
+  logger,
+  15_000,
+);
