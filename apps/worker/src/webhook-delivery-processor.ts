@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { PartnerWebhookJobSchema } from '@funnel/contracts/jobs';
 import { isFinalOutcome } from '@funnel/contracts/lead-outcome';
 import { PartnerWebhookPayloadSchema } from '@funnel/contracts/partner-api';
-import { WEBHOOK_SIGNATURE_HEADER, signWebhookPayload } from '@funnel/contracts/webhook-signature';
+import { WEBHOOK_SIGNATURE_HEADER, signWebhookPayload } from '@funnel/server-runtime/webhook-signature';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
 import type { PartnerWebhookSecrets } from '@funnel/lead-store/partner-config';
 import { WebhookAddressRefusedError, type WebhookSender } from './webhook-sender.js';

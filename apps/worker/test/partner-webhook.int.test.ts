@@ -8,7 +8,7 @@ import { PartnerWebhookPayloadSchema } from '@funnel/contracts/partner-api';
 import { addDays } from '@funnel/contracts/rules/calendar-date';
 import { nextBankBusinessDay } from '@funnel/contracts/rules/pay-dates';
 import { SAMPLE_LEAD } from '@funnel/contracts/sample-lead';
-import { verifyWebhookSignature } from '@funnel/contracts/webhook-signature';
+import { verifyWebhookSignature } from '@funnel/server-runtime/webhook-signature';
 import { PartnerWebhookSecretsSchema } from '@funnel/lead-store/partner-config';
 import { freePort, startApp, type AppProcess } from '@funnel/testing/processes';
 import { createWebhookDeliveryProcessor } from '../src/webhook-delivery-processor.js';

@@ -2,7 +2,7 @@
  * The partner (integrator) API: partners post complete leads server to server and learn their outcome by polling
  * or by a signed webhook. The lead is validated by the very step schemas the funnel uses (client field names,
  * the spec's messages); only the consent evidence, attribution and webhook address are partner-specific.
- * Safe for any runtime; the webhook signature (Node crypto) lives in `webhook-signature.ts`.
+ * Safe for any runtime; the webhook signature (Node crypto) lives in `@funnel/server-runtime/webhook-signature`.
  */
 import * as z from 'zod';
 import { SubmitButtonSchema } from './consent.js';
