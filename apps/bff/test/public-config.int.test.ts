@@ -28,6 +28,8 @@ describe('GET /api/v1/config and the consent scripts in the CSP', () => {
         tokenField: 'universal_leadid',
         disclosureLabelId: 'leadid_tcpa_disclosure',
       },
+      // The test app loads the shared reference data, whose O*NET and GeoNames parts need attribution.
+      dataAttributions: [expect.stringMatching(/O\*NET/), expect.stringMatching(/GeoNames/)],
     });
     expect(String(response.headers['content-security-policy'])).not.toMatch(THIRD_PARTY_HOSTS);
   });

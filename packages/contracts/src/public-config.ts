@@ -33,5 +33,7 @@ export const PublicConfigSchema = z.object({
     /** The label around the consent text: {@link JORNAYA_DISCLOSURE_LABEL_ID}. */
     disclosureLabelId: z.literal(JORNAYA_DISCLOSURE_LABEL_ID),
   }),
+  /** Attribution lines the loaded reference data requires (O*NET, GeoNames), shown on the partners page. */
+  dataAttributions: z.array(z.string()),
 });
 export type PublicConfig = z.infer<typeof PublicConfigSchema>;

@@ -31,6 +31,7 @@ const publicConfigRoutes: FastifyPluginAsyncZod<PublicConfigRouteOptions> = asyn
       tokenField: JORNAYA_TOKEN_FIELD,
       disclosureLabelId: JORNAYA_DISCLOSURE_LABEL_ID,
     },
+    dataAttributions: [...app.referenceData.attributions],
   };
 
   app.get(
