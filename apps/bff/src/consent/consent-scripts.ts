@@ -33,7 +33,7 @@ export function consentScripts(config: ConsentScriptsConfig): ConsentScripts {
     ...(config.trustedForm
       ? {
           trustedForm: {
-            scriptUrl: `https://api.trustedform.com/trustedform.js?field=${TRUSTEDFORM_CERT_FIELD}&use_tagged_consent=true`,
+            scriptUrl: `https://api.trustedform.com/trustedform.js?field=${TRUSTEDFORM_CERT_FIELD}`,
             csp: { scriptSrc: TRUSTEDFORM_HOSTS, connectSrc: TRUSTEDFORM_HOSTS, imgSrc: TRUSTEDFORM_HOSTS },
           },
         }

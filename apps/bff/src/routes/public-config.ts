@@ -45,7 +45,8 @@ const publicConfigRoutes: FastifyPluginAsyncZod<PublicConfigRouteOptions> = asyn
           `\`${TRUSTEDFORM_CERT_FIELD}\`; when \`jornaya.enabled\`, they add its \`scriptUrl\`, a hidden input ` +
           `\`${JORNAYA_TOKEN_FIELD}\` and wrap the consent text in a label with id ` +
           `\`${JORNAYA_DISCLOSURE_LABEL_ID}\`. The values of both inputs go in the landing request's \`tracking\` ` +
-          '(`trustedFormUrl`, `jornayaLeadId`). The Content-Security-Policy allows their hosts only when enabled.',
+          'and again in the submit request (`trustedFormUrl`, `jornayaLeadId`). The Content-Security-Policy ' +
+          'allows their hosts only when enabled.',
         tags: ['config'],
         response: { 200: PublicConfigSchema },
       },
