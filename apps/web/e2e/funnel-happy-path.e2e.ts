@@ -176,6 +176,8 @@ test('a visitor goes from the landing form through every step to matching; every
   assert.deepEqual(JSON.parse(lead.raw._tracking ?? '{}'), {
     trustedFormUrl: 'https://cert.trustedform.com/0123456789abcdef',
     jornayaLeadId: 'JORNAYA-LEAD-ID-1',
+    // The page the visitor applied from, from the landing request's Referer.
+    webSiteUrl: `${harness.baseUrl}/start`,
   });
 
   const storage = await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length }));

@@ -161,6 +161,9 @@ test('answers on file are shown masked and can be kept: the SSN screen goes on t
 test('/requestcash asks for consent and goes to matching; /configuration is the waiting screen', async () => {
   const context = await harness.newContext();
   await leadBefore(context, 'ssn');
+  // Request Cash submits the application, which needs every answer on file.
+  const saved = await context.request.put('/api/v1/lead/steps/ssn', { data: API_ANSWERS.ssn });
+  assert.equal(saved.status(), 200);
   const page = await context.newPage();
   await page.goto('/requestcash');
   await page.getByRole('heading', { level: 1, name: 'Your request is ready' }).waitFor();

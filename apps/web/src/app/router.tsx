@@ -84,6 +84,37 @@ const routes: RouteObject[] = [
       { path: 'apply/:alias?', loader: applyAliasLoader },
       { path: 'mapping-lender', lazy: matchingScreen },
       { path: 'configuration', lazy: matchingScreen },
+      // The outcome screens (decisions.md, "Outcomes and screens"); `outcomeRoute` in contracts picks one.
+      { path: 'redirect', lazy: screen(() => import('@/features/outcome/screens/redirect-screen')) },
+      {
+        path: 'redirect-upstart',
+        lazy: screen(() => import('@/features/outcome/screens/redirect-upstart-screen')),
+      },
+      {
+        path: 'redirect-upgrade',
+        lazy: screen(() => import('@/features/outcome/screens/redirect-upgrade-screen')),
+      },
+      { path: 'reject-page', lazy: screen(() => import('@/features/outcome/screens/reject-screen')) },
+      // The site's reading pages and privacy forms (spec §2 "Other routes"), each its own chunk.
+      { path: 'frequently-asked-questions', lazy: screen(() => import('@/features/content/faq-page')) },
+      {
+        path: 'credit-authorization-agreement',
+        lazy: screen(() => import('@/features/content/credit-authorization-page')),
+      },
+      { path: 'terms-of-use', lazy: screen(() => import('@/features/content/terms-of-use-page')) },
+      { path: 'privacy', lazy: screen(() => import('@/features/content/privacy-policy-page')) },
+      { path: 'contact-us', lazy: screen(() => import('@/features/content/contact-us-page')) },
+      { path: 'disclaimer', lazy: screen(() => import('@/features/content/disclaimer-page')) },
+      { path: 'congratulations', lazy: screen(() => import('@/features/content/congratulations-page')) },
+      { path: 'partners', lazy: screen(() => import('@/features/partners/components/partners-page')) },
+      {
+        path: 'unsubscribe',
+        lazy: screen(() => import('@/features/privacy-requests/components/unsubscribe-page')),
+      },
+      {
+        path: 'do-not-sell-information',
+        lazy: screen(() => import('@/features/privacy-requests/components/do-not-sell-page')),
+      },
       { path: '*', Component: NotFoundScreen },
     ],
   },

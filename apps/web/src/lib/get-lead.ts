@@ -17,3 +17,16 @@ export function useLead() {
     staleTime: Infinity,
   });
 }
+
+/**
+ * The lead as the BFF holds it now, for the screens after submission: its outcome changes without any action of
+ * this browser, so a cached copy is never trusted. Read `isFetchedAfterMount` before deciding anything on it.
+ */
+export function useFreshLead({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: LEAD_QUERY_KEY,
+    queryFn: ({ signal }) => getLead(signal),
+    refetchOnMount: 'always',
+    enabled,
+  });
+}

@@ -1,5 +1,8 @@
 import styles from './content.module.css';
 
+/** The landing page's how-it-works section, which the header's How it works link scrolls to there. */
+export const HOW_IT_WORKS_SECTION_ID = 'how-it-works';
+
 const STEPS = [
   {
     title: 'Submit your information',

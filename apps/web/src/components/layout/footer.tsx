@@ -1,10 +1,14 @@
-import { Link } from 'react-router';
-import { BRAND_NAME } from '@/config/brand';
+import { Link, useLocation } from 'react-router';
+import { LenderDisclaimer } from '@/components/content/lender-disclaimer';
+import { BRAND } from '@/config/brand';
 import { Logo } from './logo';
+import { SocialLinks } from './social-links';
 import styles from './footer.module.css';
 
+/** Pages that carry the lender disclaimer in their own content; the footer does not repeat it there. */
+const PAGES_WITH_DISCLAIMER: readonly string[] = ['/start', '/disclaimer'];
+
 const LEGAL_LINKS = [
-  { to: '/', label: 'Home Page' },
   { to: '/terms-of-use', label: 'Terms of Use' },
   { to: '/privacy', label: 'Privacy Policy' },
   { to: '/disclaimer', label: 'Disclaimer' },
@@ -16,16 +20,31 @@ const LEGAL_LINKS = [
   { to: '/do-not-sell-information', label: 'Do Not Sell My Information' },
 ] as const;
 
-/** The site footer: the not-a-lender disclaimer, the legal links and the copyright line with the current year. */
+/**
+ * The site footer (spec §2): the not-a-lender disclaimer when the brand configuration asks for it and the page
+ * does not show it already, the logo and social links, the Home Page and legal links, and the copyright line
+ * with the current year (decisions.md).
+ */
 export function Footer() {
+  const { pathname } = useLocation();
   const year = new Date().getFullYear();
+  const showDisclaimer = BRAND.footerDisclaimer && !PAGES_WITH_DISCLAIMER.includes(pathname);
   return (
     <footer className={styles.footer}>
       <div className="container">
-        <div className={styles.top}>
-          <Logo inverted />
-          <nav aria-label="Legal">
+        {showDisclaimer && <LenderDisclaimer className={styles.disclaimer} />}
+        <div className={styles.main}>
+          <div className={styles.brand}>
+            <Logo inverted />
+            <SocialLinks />
+          </div>
+          <nav aria-label="Footer">
             <ul className={styles.links}>
+              <li>
+                <Link to="/" className={styles.link}>
+                  Home Page
+                </Link>
+              </li>
               {LEGAL_LINKS.map((link) => (
                 <li key={link.to}>
                   <Link to={link.to} className={styles.link}>
@@ -36,14 +55,8 @@ export function Footer() {
             </ul>
           </nav>
         </div>
-        <p className={styles.disclaimer}>
-          {BRAND_NAME} is not a lender and does not make credit decisions. We pass the information you give us
-          to lenders and partners in our network, who decide whether to make you an offer. Not all applicants
-          are approved, and approved amounts may be lower than requested. Our service is free and you are
-          never obliged to accept an offer.
-        </p>
         <p className={styles.copyright}>
-          © {year} {BRAND_NAME}. All rights reserved.
+          © {year} {BRAND.legalName}. All rights reserved.
         </p>
       </div>
     </footer>

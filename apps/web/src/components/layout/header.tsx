@@ -1,45 +1,97 @@
-import { useState, type KeyboardEvent } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Link, useLocation } from 'react-router';
 import { FaqList } from '@/components/content/faq-list';
-import { HowItWorksSteps } from '@/components/content/how-it-works-steps';
+import { HOW_IT_WORKS_SECTION_ID, HowItWorksSteps } from '@/components/content/how-it-works-steps';
 import { RatesAndFees } from '@/components/content/rates-and-fees';
 import { Dialog } from '@/components/ui/dialog';
-import { BRAND_NAME } from '@/config/brand';
+import { BRAND } from '@/config/brand';
 import { Logo } from './logo';
 import styles from './header.module.css';
 
 type Popup = 'how-it-works' | 'rates-and-fees' | 'faqs';
 
-const POPUPS: readonly { id: Popup; label: string }[] = [
-  { id: 'how-it-works', label: 'How it works' },
-  { id: 'rates-and-fees', label: 'Rates & Fees' },
-  { id: 'faqs', label: 'FAQs' },
-];
+/** The landing route: there How it works scrolls to the page's own section instead of opening a popup. */
+const LANDING_PATH = '/start';
+/** The route whose header gets the celebratory style (spec §2). */
+const CELEBRATION_PATH = '/congratulations';
 
-/** The site header: logo home, and How it works, Rates & Fees and FAQs as popups (a menu below 768 px). */
+function prefersReducedMotion(): boolean {
+  return window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/**
+ * The site header (spec §2): the logo home; Blog (wide screens only, when the brand has one), How it works,
+ * Rates & Fees and FAQs, behind a menu toggle below 768 px. How it works scrolls to its section on the landing
+ * page and opens a popup elsewhere; the popups close on their close button, Esc and a click outside.
+ */
 export function Header() {
+  const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const [popup, setPopup] = useState<Popup | null>(null);
+  const [shownPath, setShownPath] = useState(pathname);
+  const headerRef = useRef<HTMLElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  // Where focus goes back when a popup closes: the menu toggle when the popup came from the mobile menu (its
+  // items are hidden by then), otherwise the link that opened it (the dialog's default).
+  const popupReturnRef = useRef<HTMLElement | null>(null);
+
+  // A new page starts with the menu and any popup closed (a link inside a popup navigates).
+  if (shownPath !== pathname) {
+    setShownPath(pathname);
+    setMenuOpen(false);
+    setPopup(null);
+  }
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    function closeOnOutsidePress(event: PointerEvent) {
+      if (event.target instanceof Node && !headerRef.current?.contains(event.target)) setMenuOpen(false);
+    }
+    document.addEventListener('pointerdown', closeOnOutsidePress);
+    return () => document.removeEventListener('pointerdown', closeOnOutsidePress);
+  }, [menuOpen]);
 
   function openPopup(id: Popup) {
+    const toggle = toggleRef.current;
+    popupReturnRef.current = menuOpen && toggle && toggle.offsetParent !== null ? toggle : null;
     setMenuOpen(false);
     setPopup(id);
+  }
+
+  function showHowItWorks() {
+    const section = pathname === LANDING_PATH ? document.getElementById(HOW_IT_WORKS_SECTION_ID) : null;
+    if (!section) {
+      openPopup('how-it-works');
+      return;
+    }
+    setMenuOpen(false);
+    section.scrollIntoView({ behavior: prefersReducedMotion() ? 'auto' : 'smooth', block: 'start' });
+    // The section takes focus (it has tabindex -1), so keyboard and screen-reader users land where they looked.
+    section.focus({ preventScroll: true });
   }
 
   function closeMenuOnEscape(event: KeyboardEvent<HTMLElement>) {
     if (event.key === 'Escape' && menuOpen) {
       setMenuOpen(false);
-      document.getElementById('site-menu-toggle')?.focus();
+      toggleRef.current?.focus();
     }
   }
 
+  const closePopup = () => setPopup(null);
+
   return (
-    <header className={styles.header} onKeyDown={closeMenuOnEscape}>
+    <header
+      ref={headerRef}
+      className={styles.header}
+      data-variant={pathname === CELEBRATION_PATH ? 'celebration' : undefined}
+      onKeyDown={closeMenuOnEscape}
+    >
       <div className={`container ${styles.bar}`}>
-        <Link to="/" className={styles.logoLink} aria-label={`${BRAND_NAME} home`}>
-          <Logo />
+        <Link to="/" className={styles.logoLink} aria-label={`${BRAND.name} home`}>
+          <Logo inverted={pathname === CELEBRATION_PATH} />
         </Link>
         <button
+          ref={toggleRef}
           id="site-menu-toggle"
           type="button"
           className={styles.menuToggle}
@@ -63,23 +115,59 @@ export function Header() {
         </button>
         <nav id="site-menu" aria-label="Main" className={styles.nav} data-open={menuOpen || undefined}>
           <ul className={styles.links}>
-            {POPUPS.map((item) => (
-              <li key={item.id}>
-                <button type="button" className={styles.navButton} onClick={() => openPopup(item.id)}>
-                  {item.label}
-                </button>
+            {BRAND.blogUrl && (
+              <li className={styles.wideOnly}>
+                <a href={BRAND.blogUrl} className={styles.navItem} target="_blank" rel="noopener noreferrer">
+                  Blog<span className="visually-hidden"> (opens in a new tab)</span>
+                </a>
               </li>
-            ))}
+            )}
+            <li>
+              <button
+                type="button"
+                className={styles.navItem}
+                aria-haspopup={pathname === LANDING_PATH ? undefined : 'dialog'}
+                onClick={showHowItWorks}
+              >
+                How it works
+              </button>
+            </li>
+            <li>
+              <button
+                type="button"
+                className={styles.navItem}
+                aria-haspopup="dialog"
+                onClick={() => openPopup('rates-and-fees')}
+              >
+                Rates &amp; Fees
+              </button>
+            </li>
+            <li>
+              <button
+                type="button"
+                className={styles.navItem}
+                aria-haspopup="dialog"
+                onClick={() => openPopup('faqs')}
+              >
+                FAQs
+              </button>
+            </li>
           </ul>
         </nav>
       </div>
-      <Dialog open={popup === 'how-it-works'} title="How it works" onClose={() => setPopup(null)}>
+      <Dialog
+        open={popup === 'how-it-works'}
+        title="How it works"
+        onClose={closePopup}
+        finalFocusRef={popupReturnRef}
+      >
         <HowItWorksSteps />
       </Dialog>
       <Dialog
         open={popup === 'rates-and-fees'}
         title="Rates & Fees"
-        onClose={() => setPopup(null)}
+        onClose={closePopup}
+        finalFocusRef={popupReturnRef}
         size="large"
       >
         <RatesAndFees />
@@ -87,10 +175,14 @@ export function Header() {
       <Dialog
         open={popup === 'faqs'}
         title="Frequently asked questions"
-        onClose={() => setPopup(null)}
+        onClose={closePopup}
+        finalFocusRef={popupReturnRef}
         size="large"
       >
         <FaqList />
+        <p>
+          Still have a question? <Link to="/contact-us">Contact us</Link>.
+        </p>
       </Dialog>
     </header>
   );

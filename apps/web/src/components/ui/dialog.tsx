@@ -18,6 +18,12 @@ interface DialogProps {
   actions?: ReactNode;
   /** Where focus goes when the dialog closes; by default back to what had it when the dialog opened. */
   finalFocusRef?: RefObject<HTMLElement | null>;
+  /** What gets focus when the dialog opens; by default its first focusable element (the close button). */
+  initialFocusRef?: RefObject<HTMLElement | null>;
+  /** `alertdialog` for a message that needs the visitor's acknowledgement (read out at once). */
+  role?: 'dialog' | 'alertdialog';
+  /** The id of the element holding the dialog's message, read after its title. */
+  describedBy?: string;
   size?: 'small' | 'large';
 }
 
@@ -35,6 +41,9 @@ export function Dialog({
   children,
   actions,
   finalFocusRef,
+  initialFocusRef,
+  role,
+  describedBy,
   size = 'small',
 }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -47,15 +56,15 @@ export function Dialog({
     if (open && !dialog.open) {
       openerRef.current = document.activeElement;
       dialog.showModal();
+      initialFocusRef?.current?.focus();
     } else if (!open && dialog.open) {
       dialog.close();
+      // Here rather than on the 'close' event, which fires a task later: by then a test (or a screen reader) may
+      // already have seen focus on the page's body.
+      const target = finalFocusRef?.current ?? openerRef.current;
+      if (target instanceof HTMLElement) target.focus();
     }
-  }, [open]);
-
-  function restoreFocus() {
-    const target = finalFocusRef?.current ?? openerRef.current;
-    if (target instanceof HTMLElement) target.focus();
-  }
+  }, [open, initialFocusRef, finalFocusRef]);
 
   function trapTab(event: KeyboardEvent<HTMLDialogElement>) {
     if (event.key !== 'Tab') return;
@@ -81,13 +90,14 @@ export function Dialog({
     <dialog
       ref={ref}
       className={`${styles.dialog} ${size === 'large' ? styles.large : ''}`}
+      role={role}
       aria-labelledby={titleId}
+      aria-describedby={describedBy}
       onCancel={(event) => {
         // Esc: the owner decides, so `open` stays the one source of truth.
         event.preventDefault();
         onClose();
       }}
-      onClose={restoreFocus}
       onKeyDown={trapTab}
       onClick={closeOnBackdrop}
     >

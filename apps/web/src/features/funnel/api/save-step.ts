@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { StepSavedSchema, type StepSaved } from '@funnel/contracts/api';
 import type { ClientAnswers, StepName } from '@funnel/contracts/steps';
 import { apiRequest } from '@/lib/api-client';
-import { LEAD_QUERY_KEY } from './get-lead';
+import { LEAD_QUERY_KEY } from '@/lib/get-lead';
 
 export interface SaveStepInput {
   step: StepName;

@@ -1,43 +1,53 @@
 import { Link } from 'react-router';
+import { consentText, type SubmitButton } from '@funnel/contracts/consent';
+import { ConsentCertification, ConsentDisclosure } from '@/components/consent/consent-certification';
 import { RatesAndFeesButton } from '@/components/content/rates-and-fees-button';
-import { BRAND_NAME } from '@/config/brand';
 import styles from './consent-text.module.css';
 
+/** The documents the consent paragraph names, linked where it names them. */
+const DOCUMENTS = new Map([
+  ['Terms of Use', '/terms-of-use'],
+  ['Privacy Policy', '/privacy'],
+  ['Disclaimer', '/disclaimer'],
+  ['Credit Authorization Agreement', '/credit-authorization-agreement'],
+]);
+const DOCUMENT_NAMES = new RegExp(`(${[...DOCUMENTS.keys()].join('|')})`);
+
+// Legal pages open in a new tab so what is typed on this screen is not lost.
+const NEW_TAB = { target: '_blank', rel: 'noopener' } as const;
+
 /**
- * The consent a visitor gives by pressing the final button (spec §1's consent wording). Legal pages open in a
- * new tab so what is typed on this screen is not lost.
+ * The consent a visitor gives by pressing the final button: exactly `consentText(button)` of the contracts, whose
+ * version and SHA-256 the BFF stores with the submitted lead, so the paragraph must read word for word as that
+ * text. The named documents are links inside it; the partner list and the Rates & Fees it relies on follow it.
+ * The consent-certification scripts (TrustedForm, Jornaya) run where it is shown, when the deployment enables them.
  */
-export function ConsentText({ buttonLabel }: { buttonLabel: string }) {
-  const legal = { target: '_blank', rel: 'noopener' } as const;
+export function ConsentText({ button }: { button: SubmitButton }) {
+  const parts = consentText(button).split(DOCUMENT_NAMES);
   return (
-    <p className={styles.consent}>
-      By clicking <strong>{buttonLabel}</strong>, you agree that {BRAND_NAME}, lenders and marketing partners
-      in our network may contact you by email, text message and autodialed or prerecorded calls at the email
-      address and phone number you gave us, including about other offers. Consent is not a condition of any
-      loan; reply STOP to any text to opt out. Clicking {buttonLabel} is your electronic signature. You also
-      agree to our{' '}
-      <Link to="/terms-of-use" {...legal}>
-        Terms of Use
-      </Link>
-      ,{' '}
-      <Link to="/privacy" {...legal}>
-        Privacy Policy
-      </Link>
-      ,{' '}
-      <Link to="/disclaimer" {...legal}>
-        Disclaimer
-      </Link>{' '}
-      and{' '}
-      <Link to="/credit-authorization-agreement" {...legal}>
-        Credit Authorization Agreement
-      </Link>
-      , to sharing your information with our{' '}
-      <Link to="/partners" {...legal}>
-        Partners
-      </Link>
-      , and that you have read our <RatesAndFeesButton />. Lenders may check your credit with a soft inquiry,
-      which does not affect your credit score; a lender may make a hard inquiry if you continue with its
-      offer.
-    </p>
+    <>
+      <ConsentCertification />
+      <p className={styles.consent} data-consent={button}>
+        <ConsentDisclosure>
+          {parts.map((part, index) => {
+            const to = DOCUMENTS.get(part);
+            return to ? (
+              <Link key={index} to={to} {...NEW_TAB}>
+                {part}
+              </Link>
+            ) : (
+              part
+            );
+          })}
+        </ConsentDisclosure>
+      </p>
+      <p className={styles.related}>
+        See the{' '}
+        <Link to="/partners" {...NEW_TAB}>
+          Partners
+        </Link>{' '}
+        in our network and our <RatesAndFeesButton />.
+      </p>
+    </>
   );
 }

@@ -4,8 +4,8 @@ import { progressFor } from '@funnel/contracts/steps';
 import { Button } from '@/components/ui/button';
 import { PageLoader } from '@/components/ui/page-loader';
 import { ProgressBar } from '@/components/ui/progress-bar';
-import { useLead } from '../api/get-lead';
-import { isSessionExpired, useExpireSession } from '../hooks/use-expire-session';
+import { isSessionExpired, useExpireSession } from '@/hooks/use-expire-session';
+import { useLead } from '@/lib/get-lead';
 import { isFunnelRouteHandle } from '../utils/funnel-route-handle';
 import styles from './funnel-layout.module.css';
 

@@ -1,5 +1,5 @@
 import type { LeadSummary } from '@funnel/contracts/api';
-import { useLead } from '../api/get-lead';
+import { useLead } from '@/lib/get-lead';
 
 /** The lead, for screens inside the funnel layout, which renders them only once the lead has loaded. */
 export function useLoadedLead(): LeadSummary {

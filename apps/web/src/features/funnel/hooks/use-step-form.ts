@@ -3,18 +3,21 @@ import { useNavigate } from 'react-router';
 import type { LeadSummary } from '@funnel/contracts/api';
 import { fieldErrors } from '@funnel/contracts/errors';
 import { getStep, validateStepAgainstLead, type ClientAnswers, type StepName } from '@funnel/contracts/steps';
+import { isSessionExpired, useExpireSession } from '@/hooks/use-expire-session';
 import { ApiRequestError } from '@/lib/api-request-error';
 import { businessToday } from '@/lib/business-today';
 import { GENERIC_ERROR } from '@/lib/generic-error';
 import { describeError, postClientLog } from '@/lib/post-client-log';
 import { useSaveStep } from '../api/save-step';
-import { isSessionExpired, useExpireSession } from './use-expire-session';
 import { useLoadedLead } from './use-loaded-lead';
 
 export type FieldErrors = Readonly<Record<string, string>>;
 
-/** Where a screen goes once its step is saved, given the BFF's next step. */
-export type Destination = (nextStep: StepName) => string;
+/**
+ * Where a screen goes once its step is saved, given the BFF's next step. It may do more work first (the last step
+ * submits the application), which counts as part of the save: busy meanwhile, failures shown on the form.
+ */
+export type Destination = (nextStep: StepName) => string | Promise<string>;
 
 const toNextStep: Destination = (nextStep) => `/${nextStep}`;
 
@@ -118,7 +121,7 @@ export function useStepForm(step: StepName, extraFields: readonly string[] = [])
 
   async function persist(answers: ClientAnswers, destination: Destination) {
     const { nextStep } = await mutateAsync({ step, answers });
-    await navigate(destination(nextStep));
+    await navigate(await destination(nextStep));
   }
 
   return {
@@ -142,7 +145,7 @@ export function useStepForm(step: StepName, extraFields: readonly string[] = [])
     },
     keepSaved(destination = toNextStep) {
       void run(async () => {
-        await navigate(destination(lead.nextStep));
+        await navigate(await destination(lead.nextStep));
       });
     },
   };

@@ -1,9 +1,9 @@
 import { useState } from 'react';
+import { PhoneField } from '@/components/form/phone-field';
+import { formatPhoneMask } from '@/lib/phone-mask';
 import { StepScreen } from '../components/step-screen';
-import { PhoneField } from '../components/phone-field';
 import { useStepForm } from '../hooks/use-step-form';
 import { savedText } from '../utils/answers';
-import { formatPhoneMask } from '../utils/phone-mask';
 
 /** The personal phone number, typed into the (999)-999-9999 mask. */
 export default function CellphoneStep() {

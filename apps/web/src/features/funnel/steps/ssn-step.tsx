@@ -1,17 +1,20 @@
 import { useState } from 'react';
+import { SUBMIT_BUTTONS } from '@funnel/contracts/consent';
 import { formatSsn } from '@funnel/contracts/rules/ssn';
 import { TextField } from '@/components/form/text-field';
 import { ConsentText } from '../components/consent-text';
 import { SavedAnswer, lastFour } from '../components/saved-answer';
 import { StepScreen } from '../components/step-screen';
 import { useStepForm } from '../hooks/use-step-form';
-import { afterLastStep } from '../utils/after-last-step';
+import { afterLastStep, useSubmitApplication } from '../hooks/use-submit-application';
 
-const REQUEST_FUNDS = 'Request Funds';
-
-/** The Social Security Number, typed into the xxx-xx-xxxx mask, and the consent the final button gives. */
+/**
+ * The Social Security Number, typed into the xxx-xx-xxxx mask, and the consent the final button gives: Request
+ * Funds saves the number, then submits the application and opens the waiting screen.
+ */
 export default function SsnStep() {
   const form = useStepForm('ssn');
+  const destination = afterLastStep(useSubmitApplication('REQUEST_FUNDS'));
   const masked = form.lead.masked.socialSecurityNumber;
   const [replacing, setReplacing] = useState(false);
   const [ssn, setSsn] = useState('');
@@ -21,12 +24,12 @@ export default function SsnStep() {
     <StepScreen
       step="ssn"
       form={form}
-      submitLabel={REQUEST_FUNDS}
+      submitLabel={SUBMIT_BUTTONS.REQUEST_FUNDS}
       busyLabel="Sending your request…"
       onSubmit={() =>
-        onFile ? form.keepSaved(afterLastStep) : form.submit({ socialSecurityNumber: ssn }, afterLastStep)
+        onFile ? form.keepSaved(destination) : form.submit({ socialSecurityNumber: ssn }, destination)
       }
-      after={<ConsentText buttonLabel={REQUEST_FUNDS} />}
+      after={<ConsentText button="REQUEST_FUNDS" />}
     >
       {onFile ? (
         <SavedAnswer replaceLabel="Enter a different number" onReplace={() => setReplacing(true)}>

@@ -6,6 +6,7 @@ import {
   type LeadSummary,
 } from '@funnel/contracts/api';
 import { apiRequest } from '@/lib/api-client';
+import { PUBLIC_CONFIG_QUERY_KEY } from '@/lib/public-config';
 
 /**
  * POST /api/v1/lead — creates the visitor's lead from the landing form or a deep link; the BFF binds it to an
@@ -15,11 +16,17 @@ export function createLead(request: CreateLeadRequest | DeepLinkLeadRequest): Pr
   return apiRequest('/lead', LeadSummarySchema, { method: 'POST', body: request });
 }
 
-/** Creates a lead. A new lead replaces the session, so nothing cached about an earlier one may survive it. */
+/**
+ * Creates a lead. A new lead replaces the session, so nothing cached about an earlier one may survive it; the
+ * deployment's public configuration is about no one and stays.
+ */
 export function useCreateLead() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createLead,
-    onSuccess: () => queryClient.removeQueries(),
+    onSuccess: () =>
+      queryClient.removeQueries({
+        predicate: (query) => query.queryKey[0] !== PUBLIC_CONFIG_QUERY_KEY[0],
+      }),
   });
 }

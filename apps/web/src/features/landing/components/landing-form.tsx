@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { Link, useNavigate } from 'react-router';
+import type { LandingParams } from '@funnel/contracts/attribution';
 import { fieldErrors } from '@funnel/contracts/errors';
 import { ZIP_CODE_NOT_FOUND } from '@funnel/contracts/messages';
 import {
@@ -13,19 +14,22 @@ import { LandingSchema } from '@funnel/contracts/steps';
 import { focusFirstInvalid } from '@/components/form/focus-first-invalid';
 import { SelectField } from '@/components/form/select-field';
 import { ZipCodeField } from '@/components/form/zip-code-field';
+import { ConsentCertification, ConsentDisclosure } from '@/components/consent/consent-certification';
 import { RatesAndFeesButton } from '@/components/content/rates-and-fees-button';
 import { Button } from '@/components/ui/button';
 import { ApiRequestError } from '@/lib/api-request-error';
+import { readConsentCertificates } from '@/lib/consent-certificates';
 import { GENERIC_ERROR } from '@/lib/generic-error';
 import { useZipPlace } from '@/lib/get-zip-place';
 import { describeError, postClientLog } from '@/lib/post-client-log';
 import { useCreateLead } from '../api/create-lead';
-import { readConsentTokens } from '../utils/read-consent-tokens';
 import styles from './landing.module.css';
 
 interface LandingFormProps {
   /** A loan reason from a deep link that could not pre-fill a lead. */
   initialLoanReason: LoanReason | undefined;
+  /** The landing URL's attribution parameters, read when the page opened. */
+  landingParams: LandingParams | undefined;
   /** The first control, focused by the page's bottom call-to-action. */
   firstFieldRef: RefObject<HTMLSelectElement | null>;
 }
@@ -34,7 +38,7 @@ interface LandingFormProps {
  * Amount, loan reason and ZIP code (spec §2). The ZIP code is looked up as soon as it has five digits and shows
  * its city; on success the BFF creates the lead and names the first step.
  */
-export function LandingForm({ initialLoanReason, firstFieldRef }: LandingFormProps) {
+export function LandingForm({ initialLoanReason, landingParams, firstFieldRef }: LandingFormProps) {
   const navigate = useNavigate();
   const { mutateAsync } = useCreateLead();
   const [amount, setAmount] = useState(String(DEFAULT_LOAN_AMOUNT));
@@ -77,7 +81,11 @@ export function LandingForm({ initialLoanReason, firstFieldRef }: LandingFormPro
     setBusy(true);
     setFailure(undefined);
     try {
-      const summary = await mutateAsync({ ...parsed.data, tracking: readConsentTokens(form) });
+      const summary = await mutateAsync({
+        ...parsed.data,
+        tracking: readConsentCertificates(form),
+        landingParams,
+      });
       await navigate(`/${summary.nextStep}`);
     } catch (error) {
       if (error instanceof ApiRequestError && Object.keys(error.fields).length > 0) {
@@ -139,12 +147,7 @@ export function LandingForm({ initialLoanReason, firstFieldRef }: LandingFormPro
         place={place.data}
         error={errors.zipCode ?? (zipNotFound ? ZIP_CODE_NOT_FOUND : undefined)}
       />
-      {/*
-        Consent certificates: TrustedForm's and Jornaya's scripts fill these when they run on the page. They carry no
-        value prop, because React would write it back over what the scripts wrote on every re-render.
-      */}
-      <input type="hidden" id="xxTrustedFormCertUrl" name="xxTrustedFormCertUrl" />
-      <input type="hidden" id="leadid_token" name="universal_leadid" />
+      <ConsentCertification />
       {failure && (
         <p className={styles.failure} role="alert">
           {failure}
@@ -154,10 +157,13 @@ export function LandingForm({ initialLoanReason, firstFieldRef }: LandingFormPro
         Get Started
       </Button>
       <p className={styles.consent}>
-        By clicking Get Started you agree to our <Link to="/privacy">Privacy Policy</Link>,{' '}
-        <Link to="/terms-of-use">Terms of Use</Link>, <RatesAndFeesButton />,{' '}
-        <Link to="/partners">Partners</Link> and{' '}
-        <Link to="/credit-authorization-agreement">Credit Authorization Agreement</Link>. Our service is free.
+        <ConsentDisclosure>
+          By clicking Get Started you agree to our <Link to="/privacy">Privacy Policy</Link>,{' '}
+          <Link to="/terms-of-use">Terms of Use</Link>, <RatesAndFeesButton />,{' '}
+          <Link to="/partners">Partners</Link> and{' '}
+          <Link to="/credit-authorization-agreement">Credit Authorization Agreement</Link>. Our service is
+          free.
+        </ConsentDisclosure>
       </p>
     </form>
   );

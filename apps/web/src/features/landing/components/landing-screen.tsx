@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { HowItWorksSteps } from '@/components/content/how-it-works-steps';
+import { HOW_IT_WORKS_SECTION_ID, HowItWorksSteps } from '@/components/content/how-it-works-steps';
+import { LenderDisclaimer } from '@/components/content/lender-disclaimer';
+import { RatesAndFees } from '@/components/content/rates-and-fees';
 import { Button } from '@/components/ui/button';
 import { PageHeading } from '@/components/ui/page-heading';
 import { PageLoader } from '@/components/ui/page-loader';
@@ -8,20 +10,26 @@ import { BRAND_NAME } from '@/config/brand';
 import { describeError, postClientLog } from '@/lib/post-client-log';
 import { useCreateLead } from '../api/create-lead';
 import { readDeepLink } from '../utils/read-deep-link';
+import { readLandingParams } from '../utils/read-landing-params';
 import { LandingForm } from './landing-form';
+import { TrustSeals } from './trust-seals';
+import { WhyChooseUs } from './why-choose-us';
 import styles from './landing.module.css';
 
 /**
- * The start screen (/start): the loan form in the hero, how it works, and a call-to-action back to the form.
+ * The start screen (/start): the loan form in the hero, then the marketing of spec §1 (how it works, why choose
+ * us, the Rates & Fees disclosure, trust seals and the lender disclaimer) and a call-to-action back to the form.
  * A deep link `?email=&loan_reason=` instead creates a pre-filled lead behind a full-page loader and continues on
- * the step the BFF names; it never resumes an existing lead (decisions.md).
+ * the step the BFF names; it never resumes an existing lead (decisions.md). Either way the landing URL's
+ * attribution parameters go with the landing request, and the consent-certification scripts run on the form.
  */
 export default function LandingScreen() {
   const location = useLocation();
   const navigate = useNavigate();
   const { mutate: createLead } = useCreateLead();
-  // Read once: the effect below removes the parameters from the address bar straight away.
+  // Read once: the effect below removes the deep link's parameters from the address bar straight away.
   const [deepLink] = useState(() => readDeepLink(location.search));
+  const [landingParams] = useState(() => readLandingParams(location.search));
   const [deepLinkFailed, setDeepLinkFailed] = useState(false);
   const handled = useRef(false);
   const firstFieldRef = useRef<HTMLSelectElement>(null);
@@ -32,14 +40,17 @@ export default function LandingScreen() {
     handled.current = true;
     void navigate({ search: deepLink.remainingSearch }, { replace: true });
     if (!deepLink.request) return;
-    createLead(deepLink.request, {
-      onSuccess: (summary) => void navigate(`/${summary.nextStep}`, { replace: true }),
-      onError: (error) => {
-        setDeepLinkFailed(true);
-        postClientLog({ pretext: 'Deep link lead failed', text: describeError(error), type: 'error' });
+    createLead(
+      { ...deepLink.request, landingParams },
+      {
+        onSuccess: (summary) => void navigate(`/${summary.nextStep}`, { replace: true }),
+        onError: (error) => {
+          setDeepLinkFailed(true);
+          postClientLog({ pretext: 'Deep link lead failed', text: describeError(error), type: 'error' });
+        },
       },
-    });
-  }, [deepLink, navigate, createLead]);
+    );
+  }, [deepLink, landingParams, navigate, createLead]);
 
   if (deepLink?.request && !deepLinkFailed) {
     return <PageLoader fullPage message="Preparing your loan request…" />;
@@ -58,22 +69,58 @@ export default function LandingScreen() {
               are never obliged to accept an offer.
             </p>
             <ul className={styles.benefits}>
-              <li>Easy to request, in a few minutes</li>
-              <li>All credit types welcome</li>
-              <li>Your details are encrypted</li>
+              <li>Free, with no obligation</li>
+              <li>One request reaches many lenders</li>
+              <li>Takes only a few minutes</li>
             </ul>
           </div>
           <div ref={formRef} className={styles.formCard}>
-            <LandingForm initialLoanReason={deepLink?.loanReason} firstFieldRef={firstFieldRef} />
+            <LandingForm
+              initialLoanReason={deepLink?.loanReason}
+              landingParams={landingParams}
+              firstFieldRef={firstFieldRef}
+            />
           </div>
         </div>
       </section>
-      <section className={styles.section} aria-labelledby="how-it-works-title">
+      <section
+        id={HOW_IT_WORKS_SECTION_ID}
+        className={styles.section}
+        aria-labelledby="how-it-works-title"
+        tabIndex={-1}
+      >
         <div className="container">
           <h2 id="how-it-works-title" className={styles.sectionTitle}>
             How it works
           </h2>
           <HowItWorksSteps />
+        </div>
+      </section>
+      <section className={`${styles.section} ${styles.tinted}`} aria-labelledby="why-choose-us-title">
+        <div className="container">
+          <h2 id="why-choose-us-title" className={styles.sectionTitle}>
+            Why choose {BRAND_NAME}
+          </h2>
+          <WhyChooseUs />
+        </div>
+      </section>
+      <section className={styles.section} aria-labelledby="rates-and-fees-title">
+        <div className="container">
+          <h2 id="rates-and-fees-title" className={styles.sectionTitle}>
+            Rates &amp; Fees
+          </h2>
+          <div className={styles.readable}>
+            <RatesAndFees />
+          </div>
+        </div>
+      </section>
+      <section className={`${styles.section} ${styles.tinted}`} aria-labelledby="trust-title">
+        <div className="container">
+          <h2 id="trust-title" className={styles.sectionTitle}>
+            Safe and transparent
+          </h2>
+          <TrustSeals />
+          <LenderDisclaimer className={styles.disclaimer} />
         </div>
       </section>
       <section className={styles.cta} aria-labelledby="cta-title">

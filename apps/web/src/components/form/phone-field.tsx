@@ -1,5 +1,5 @@
-import { TextField, type TextFieldProps } from '@/components/form/text-field';
-import { formatPhoneMask } from '../utils/phone-mask';
+import { formatPhoneMask } from '@/lib/phone-mask';
+import { TextField, type TextFieldProps } from './text-field';
 
 /** A US phone number typed into the mask (999)-999-9999, with the phone keypad on mobile. */
 export function PhoneField({ onValueChange, ...props }: TextFieldProps) {

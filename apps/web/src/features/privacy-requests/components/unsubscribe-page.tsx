@@ -1,0 +1,84 @@
+import { UNSUBSCRIBE_REASONS } from '@funnel/contracts/options';
+import { UnsubscribeRequestSchema } from '@funnel/contracts/privacy';
+import { PhoneField } from '@/components/form/phone-field';
+import { SelectField } from '@/components/form/select-field';
+import { TextField } from '@/components/form/text-field';
+import { ContentPage } from '@/components/layout/content-page';
+import { Button } from '@/components/ui/button';
+import { BRAND } from '@/config/brand';
+import { useSubmitUnsubscribe } from '../api/submit-unsubscribe';
+import { usePrivacyRequestForm } from '../hooks/use-privacy-request-form';
+import { RequestOutcomeDialog } from './request-outcome-dialog';
+import styles from './privacy-request-form.module.css';
+
+/** Spec §5: the privacy forms' phone input holds at most 14 characters, the mask's full length. */
+const PHONE_INPUT_MAX = 14;
+
+/** /unsubscribe: stop marketing email, texts and calls to an email address and phone number (spec §2). */
+export default function UnsubscribePage() {
+  const { mutateAsync } = useSubmitUnsubscribe();
+  const { formRef, values, errors, busy, outcome, setValue, submit, dismissOutcome } = usePrivacyRequestForm({
+    initialValues: { email: '', phone: '', reason: '' },
+    schema: UnsubscribeRequestSchema,
+    send: mutateAsync,
+  });
+  return (
+    <ContentPage
+      title="Unsubscribe"
+      intro={`Stop marketing emails, text messages and calls from ${BRAND.name} and the partners in our network. Enter the email address and phone number the messages reach you at.`}
+    >
+      <form
+        ref={formRef}
+        className={styles.form}
+        noValidate
+        aria-label="Unsubscribe request"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <TextField
+          id="email"
+          label="Email address"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          value={values.email}
+          onValueChange={(value) => setValue('email', value)}
+          error={errors.email}
+        />
+        <PhoneField
+          id="phone"
+          label="Phone number"
+          maxLength={PHONE_INPUT_MAX}
+          value={values.phone}
+          onValueChange={(value) => setValue('phone', value)}
+          error={errors.phone}
+        />
+        <SelectField
+          id="reason"
+          label="Why do you want to unsubscribe?"
+          placeholder="Select a reason"
+          options={UNSUBSCRIBE_REASONS}
+          value={values.reason}
+          onValueChange={(value) => setValue('reason', value)}
+          error={errors.reason}
+        />
+        <div className={styles.notes}>
+          <p>
+            Please allow up to 48 hours for your opt-out to take full effect; you may receive a message that
+            was already on its way during that time.
+          </p>
+          <p>
+            Messages about a loan you have already taken out come from your lender: ask the lender directly to
+            stop them.
+          </p>
+        </div>
+        <Button type="submit" busy={busy} busyLabel="Sending…">
+          Unsubscribe
+        </Button>
+      </form>
+      <RequestOutcomeDialog outcome={outcome} onClose={dismissOutcome} />
+    </ContentPage>
+  );
+}
