@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { inject } from 'vitest';
 import type {} from '@funnel/testing/redis-global-setup';
+import { testEnv as testRunEnv } from '@funnel/testing/env';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
 import { buildApp } from '../src/app.js';
 import { loadEnv, type Env } from '../src/env.js';
@@ -14,7 +15,7 @@ let referenceData: Promise<ReferenceData> | undefined;
 
 /** Reference data is read once per test file: it is large and never changes during a run. */
 export function sharedReferenceData(): Promise<ReferenceData> {
-  referenceData ??= loadReferenceData(process.env.REFERENCE_DATA_DIR, pino({ level: 'silent' }));
+  referenceData ??= loadReferenceData(testRunEnv.referenceDataDir, pino({ level: 'silent' }));
   return referenceData;
 }
 

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { testEnv } from './env.js';
 
 /** The repository root, for starting apps from their TypeScript sources. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -46,7 +47,7 @@ export async function startApp(options: {
     ['--conditions=source', '--import', 'tsx', path.resolve(REPO_ROOT, options.entry)],
     {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...options.env },
+      env: { PATH: testEnv.path, NODE_ENV: 'test', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

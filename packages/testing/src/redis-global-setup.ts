@@ -1,5 +1,6 @@
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
+import { testEnv } from './env.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,7 +16,7 @@ const HOW_TO =
  * Finds the Redis the tests run against: REDIS_URL, else a testcontainers Redis, else a clear failure.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const fromEnv = process.env.REDIS_URL;
+  const fromEnv = testEnv.redisUrl;
   if (fromEnv) {
     project.provide('redisUrl', fromEnv);
     return async () => {};
