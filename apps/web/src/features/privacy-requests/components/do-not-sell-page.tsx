@@ -1,7 +1,6 @@
 import { US_STATES } from '@funnel/contracts/options';
 import { DoNotSellRequestSchema, STATE_RESIDENCY_OPTIONS } from '@funnel/contracts/privacy';
 import { ChoiceGroup } from '@/components/form/choice-group';
-import { PhoneField } from '@/components/form/phone-field';
 import { SelectField } from '@/components/form/select-field';
 import { TextField } from '@/components/form/text-field';
 import { ZipCodeField } from '@/components/form/zip-code-field';
@@ -10,11 +9,9 @@ import { Button } from '@/components/ui/button';
 import { BRAND } from '@/config/brand';
 import { useSubmitDoNotSell } from '../api/submit-do-not-sell';
 import { usePrivacyRequestForm } from '../hooks/use-privacy-request-form';
+import { ContactFields } from './contact-fields';
 import { RequestOutcomeDialog } from './request-outcome-dialog';
 import styles from './privacy-request-form.module.css';
-
-/** Spec §5: the privacy forms' phone input holds at most 14 characters, the mask's full length. */
-const PHONE_INPUT_MAX = 14;
 
 const INITIAL_VALUES = {
   stateResidencyPrompt: '',
@@ -93,26 +90,7 @@ export default function DoNotSellPage() {
           />
           {text('lastName', 'Last name', 'family-name')}
         </div>
-        <div className={styles.twoColumns}>
-          <TextField
-            id="email"
-            label="Email address"
-            type="email"
-            inputMode="email"
-            autoComplete="email"
-            value={values.email}
-            onValueChange={(value) => setValue('email', value)}
-            error={errors.email}
-          />
-          <PhoneField
-            id="phone"
-            label="Phone number"
-            maxLength={PHONE_INPUT_MAX}
-            value={values.phone}
-            onValueChange={(value) => setValue('phone', value)}
-            error={errors.phone}
-          />
-        </div>
+        <ContactFields className={styles.twoColumns} values={values} errors={errors} onChange={setValue} />
         {text('address', 'Street address', 'street-address')}
         <div className={styles.twoColumns}>
           {text('city', 'City', 'address-level2')}

@@ -1,18 +1,14 @@
 import { UNSUBSCRIBE_REASONS } from '@funnel/contracts/options';
 import { UnsubscribeRequestSchema } from '@funnel/contracts/privacy';
-import { PhoneField } from '@/components/form/phone-field';
 import { SelectField } from '@/components/form/select-field';
-import { TextField } from '@/components/form/text-field';
 import { ContentPage } from '@/components/layout/content-page';
 import { Button } from '@/components/ui/button';
 import { BRAND } from '@/config/brand';
 import { useSubmitUnsubscribe } from '../api/submit-unsubscribe';
 import { usePrivacyRequestForm } from '../hooks/use-privacy-request-form';
+import { ContactFields } from './contact-fields';
 import { RequestOutcomeDialog } from './request-outcome-dialog';
 import styles from './privacy-request-form.module.css';
-
-/** Spec §5: the privacy forms' phone input holds at most 14 characters, the mask's full length. */
-const PHONE_INPUT_MAX = 14;
 
 /** /unsubscribe: stop marketing email, texts and calls to an email address and phone number (spec §2). */
 export default function UnsubscribePage() {
@@ -37,24 +33,7 @@ export default function UnsubscribePage() {
           void submit();
         }}
       >
-        <TextField
-          id="email"
-          label="Email address"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          value={values.email}
-          onValueChange={(value) => setValue('email', value)}
-          error={errors.email}
-        />
-        <PhoneField
-          id="phone"
-          label="Phone number"
-          maxLength={PHONE_INPUT_MAX}
-          value={values.phone}
-          onValueChange={(value) => setValue('phone', value)}
-          error={errors.phone}
-        />
+        <ContactFields className={styles.twoColumns} values={values} errors={errors} onChange={setValue} />
         <SelectField
           id="reason"
           label="Why do you want to unsubscribe?"
