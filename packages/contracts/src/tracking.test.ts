@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SAMPLE_SUBMISSION_CONTEXT } from './sample-lead.js';
 import { TrackingSchema } from './tracking.js';
 
 describe('TrackingSchema', () => {
@@ -7,26 +8,7 @@ describe('TrackingSchema', () => {
   });
 
   it('accepts every token', () => {
-    const tracking = {
-      utmSource: 'google',
-      utmMedium: 'cpc',
-      utmCampaign: 'personal-loans-tx',
-      utmId: 'cmp-20250601',
-      pubs: 'pub-1042',
-      offerId: 'offer-77',
-      subSource: 'search',
-      affiliateId: 'aff-310',
-      affiliateSubId: 'sub-12',
-      campaignType: 'pm',
-      clickId: 'clk-8f2a9c',
-      visitorId: 'v-5d1e7b2c',
-      fbp: 'fb.1.1718000000000.1234567890',
-      gclAw: 'GCL.1718000000.Cj0KCQjw',
-      adId: 'ad-5531',
-      webSiteUrl: 'https://www.example.com/',
-      trustedFormUrl: 'https://cert.trustedform.com/2f3e4d5c6b7a8f9e0d1c2b3a4f5e6d7c8b9a0f1e',
-      jornayaLeadId: 'A1B2C3D4-E5F6-7A8B-9C0D-E1F2A3B4C5D6',
-    };
+    const tracking = SAMPLE_SUBMISSION_CONTEXT.tracking;
     expect(TrackingSchema.parse(tracking)).toEqual(tracking);
   });
 
