@@ -349,9 +349,8 @@ export class LeadLifecycle {
   ): Promise<{ id: string; summary: LeadSummary }> {
     const fields = toServerFields({ ...answers, ipAddress: context.ip, userAgent: context.userAgent });
     const id = await this.deps.store.create(fields, tracking);
-    const record = await this.deps.store.get(id);
-    if (!record) throw new Error('lead vanished right after creation');
-    return { id, summary: this.summarize(record) };
+    // The new lead is exactly what was just written: summarise it without reading it back.
+    return { id, summary: this.summarize({ id, fields, tracking }) };
   }
 
   private async load(leadId: string | undefined): Promise<LeadRecord> {
