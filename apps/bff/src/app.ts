@@ -64,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(redis, { url: env.REDIS_URL });
   await app.register(security, {
     keyPrefix: env.REDIS_KEY_PREFIX,
+    rateLimitEnabled: env.RATE_LIMIT_ENABLED,
     rateLimitMax: env.RATE_LIMIT_MAX,
     rateLimitWindowMs: env.RATE_LIMIT_WINDOW_MS,
     consentScripts: scripts,

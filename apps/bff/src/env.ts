@@ -54,6 +54,8 @@ export const EnvSchema = z
     BUSINESS_TIME_ZONE: z.string().default('America/New_York'),
     RATE_LIMIT_MAX: z.coerce.number().int().positive().default(60),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+    /** Off only to measure what the limiter costs (bench/); every rate limit, partners' included, stops. */
+    RATE_LIMIT_ENABLED: boolish.default(true),
     ROUTING_LOOKUP_URL: z.string().url().optional(),
     ADDRESS_SUGGEST_URL: z.string().url().optional(),
     WEB_DIST_DIR: z.string().optional(),

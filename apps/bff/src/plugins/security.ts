@@ -6,6 +6,8 @@ import { HttpError } from '../http-error.js';
 
 export interface SecurityOptions {
   keyPrefix: string;
+  /** False only when measuring the limiter's cost: routes' `config.rateLimit` is then ignored. */
+  rateLimitEnabled: boolean;
   rateLimitMax: number;
   rateLimitWindowMs: number;
   /** The enabled consent-certification scripts, whose hosts (and only theirs) the CSP adds. */
@@ -40,6 +42,11 @@ export default fp<SecurityOptions>(
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     });
 
+    if (!options.rateLimitEnabled) {
+      // Routes that build their own limiter (the partner API) get one that lets everything through.
+      app.decorate('rateLimit', () => async () => undefined);
+      return;
+    }
     await app.register(rateLimit, {
       global: false,
       redis: app.redis,

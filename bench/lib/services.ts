@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { freePort } from '@funnel/testing/processes';
+import { CPU, REPO_ROOT, answers, startService, type Service } from './processes.js';
+
+export interface RedisService extends Service {
+  readonly url: string;
+}
+
+/** A private redis-server on a free port, on the load CPU, keeping nothing on disk; removed on stop. */
+export async function startRedis(): Promise<RedisService> {
+  const port = await freePort();
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-redis-'));
+  const service = await startService({
+    name: 'redis-server',
+    command: 'redis-server',
+    args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    cpu: CPU.load,
+    ready: (output) => output.includes('Ready to accept connections'),
+  });
+  return {
+    ...service,
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      await service.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Secrets for one benchmark run: fresh each time, never written anywhere. */
+export function benchSecrets(): Record<string, string> {
+  return {
+    FIELD_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+    COOKIE_SECRETS: randomBytes(32).toString('hex'),
+    SUPPRESSION_HASH_SECRET: randomBytes(32).toString('hex'),
+  };
+}
+
+const built = (app: string, entry: string) => {
+  const file = path.join(REPO_ROOT, 'apps', app, 'dist', entry);
+  if (!existsSync(file)) throw new Error(`${file} is missing: run \`npx turbo run build\` first.`);
+  return file;
+};
+
+export const referenceDataDir = process.env.REFERENCE_DATA_DIR || path.resolve(REPO_ROOT, '../shared/data');
+
+/**
+ * The BFF as an operator runs it (the built app, NODE_ENV=production, LOG_LEVEL=info), pinned to the server CPU.
+ * Rate limits are raised so the load never trips them: the limiter still runs on every limited request.
+ */
+export async function startBff(options: {
+  redisUrl: string;
+  secrets: Record<string, string>;
+  env?: Record<string, string>;
+}): Promise<Service & { url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const service = await startService({
+    name: 'bff',
+    command: process.execPath,
+    args: [built('bff', 'server.js')],
+    cpu: CPU.server,
+    env: {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      REDIS_URL: options.redisUrl,
+      REDIS_KEY_PREFIX: 'bench:',
+      REFERENCE_DATA_DIR: referenceDataDir,
+      COOKIE_SECURE: 'false',
+      RATE_LIMIT_MAX: '1000000000',
+      ...options.secrets,
+      ...options.env,
+    },
+    ready: () => answers(`${url}/readyz`),
+    timeoutMs: 60_000,
+  });
+  return { ...service, url };
+}
+
+/** A baseline server from bench/baselines, run from source, pinned to the server CPU. */
+export async function startBaseline(
+  file: string,
+  env: Record<string, string>,
+): Promise<Service & { url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const service = await startService({
+    name: file,
+    command: process.execPath,
+    args: ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, 'bench/baselines', file)],
+    cpu: CPU.server,
+    env: { PORT: String(port), REFERENCE_DATA_DIR: referenceDataDir, ...env },
+    ready: () => answers(`${url}/ready`),
+    timeoutMs: 60_000,
+  });
+  return { ...service, url };
+}
+
+export { built };
+
+/** A Redis client for the benchmark itself (seeding, publishing, reading results). */
+export function redisClient(url: string): Redis {
+  return new Redis(url, { maxRetriesPerRequest: 3 });
+}
