@@ -31,3 +31,9 @@ export async function createLeadSessions(
   );
   return cookies;
 }
+
+/** The lead id inside a signed session cookie (`lead=<id>.<signature>`). */
+export function leadIdOf(cookie: string): string {
+  const value = decodeURIComponent(cookie.slice(cookie.indexOf('=') + 1));
+  return value.slice(0, value.lastIndexOf('.'));
+}

@@ -99,12 +99,14 @@ export async function answers(url: string): Promise<boolean> {
 }
 
 /** Runs `fn` with the services it starts, stopping them all afterwards, whatever happens. */
-export async function withServices<T>(fn: (track: (s: Service) => Service) => Promise<T>): Promise<T> {
+export async function withServices<T>(
+  fn: (track: <S extends Service>(service: S) => S) => Promise<T>,
+): Promise<T> {
   const started: Service[] = [];
   try {
-    return await fn((s) => {
-      started.push(s);
-      return s;
+    return await fn((service) => {
+      started.push(service);
+      return service;
     });
   } finally {
     for (const service of started.reverse()) await service.stop().catch(() => undefined);

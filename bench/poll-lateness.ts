@@ -1,0 +1,166 @@
+// Poll lateness: the worker holding 3,000 leads that the sandbox keeps pending for 90 s, measured as the gap
+// between two pings of one lead minus the 2 s interval (seen by a recording proxy in front of the sandbox).
+// Baseline: a no-op BullMQ poller with as many jobs, `moveToDelayed` + `DelayedError` every 2 s. Also reports
+// the time from the sandbox's decision to the outcome stored in Redis.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
+import { FieldCipher } from '@funnel/lead-store/field-cipher';
+import { LeadStore } from '@funnel/lead-store/lead-store';
+import { smoke } from './lib/bench-options.js';
+import { partnerKey, partnerLeadBody } from './lib/partner-lead.js';
+import { CPU, REPO_ROOT, answers, startService, withServices } from './lib/processes.js';
+import { startRecordingProxy } from './lib/recording-proxy.js';
+import { fmt, report } from './lib/report.js';
+import { benchSecrets, built, redisClient, startBff, startRedis } from './lib/services.js';
+import { percentile } from './lib/stats.js';
+import { freePort } from '@funnel/testing/processes';
+import path from 'node:path';
+
+const LEADS = smoke ? 100 : 3_000;
+const PENDING_MS = smoke ? 8_000 : 90_000;
+const INTERVAL_MS = 2_000;
+
+await withServices(async (track) => {
+  const redis = track(await startRedis());
+  const secrets = benchSecrets();
+  const sandboxPort = await freePort();
+  track(
+    await startService({
+      name: 'lender-sandbox',
+      command: process.execPath,
+      args: [built('lender-sandbox', 'server.js')],
+      cpu: CPU.load,
+      env: {
+        SANDBOX_PORT: String(sandboxPort),
+        SANDBOX_LOG_LEVEL: 'warn',
+        SANDBOX_PENDING_SHARE: '1',
+        SANDBOX_PENDING_MIN_MS: String(PENDING_MS),
+        SANDBOX_PENDING_MAX_MS: String(PENDING_MS),
+        SANDBOX_SOLD_SHARE: '0.7',
+        SANDBOX_LATENCY_MIN_MS: '5',
+        SANDBOX_LATENCY_MAX_MS: '20',
+      },
+      ready: () => answers(`http://127.0.0.1:${sandboxPort}/healthz`),
+    }),
+  );
+  const proxy = await startRecordingProxy(`http://127.0.0.1:${sandboxPort}`);
+  const partner = partnerKey('bench', 999_999);
+  const bff = track(
+    await startBff({
+      redisUrl: redis.url,
+      secrets,
+      env: { PARTNER_API_KEYS: partner.entry, LOG_LEVEL: 'warn' },
+    }),
+  );
+  track(
+    await startService({
+      name: 'worker',
+      command: process.execPath,
+      args: [built('worker', 'main.js')],
+      cpu: CPU.server,
+      env: {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        REDIS_URL: redis.url,
+        REDIS_KEY_PREFIX: 'bench:',
+        LENDER_NETWORK_URL: proxy.url,
+        POLL_INTERVAL_MS: String(INTERVAL_MS),
+        ...secrets,
+      },
+      ready: () => true,
+    }),
+  );
+
+  // Post every lead through the partner API, 50 at a time.
+  const leadIds: string[] = [];
+  let posted = 0;
+  await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      while (posted < LEADS) {
+        posted++;
+        const response = await fetch(`${bff.url}/api/v1/partner/leads`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${partner.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(partnerLeadBody()),
+        });
+        if (response.status !== 202)
+          throw new Error(`partner post answered ${response.status}: ${await response.text()}`);
+        leadIds.push(((await response.json()) as { leadId: string }).leadId);
+      }
+    }),
+  );
+  await sleep(PENDING_MS + 10_000);
+
+  const lateness = [...proxy.pingsAt.values()].flatMap((times) =>
+    times.slice(1).map((t, i) => t - times[i]! - INTERVAL_MS),
+  );
+  const client = redisClient(redis.url);
+  const store = new LeadStore(
+    client,
+    new FieldCipher(EncryptionKeysSchema.parse(secrets.FIELD_ENCRYPTION_KEYS!)),
+    { keyPrefix: 'bench:', ttlMs: 3_600_000 },
+  );
+  // The sandbox decides PENDING_MS after it first received the lead; the proxy saw that post first.
+  const sandboxLeads = await Promise.all(
+    leadIds.map(async (id) => {
+      const lead = (await (await fetch(`http://127.0.0.1:${sandboxPort}/_sandbox/leads/${id}`)).json()) as {
+        networkLeadId: string;
+        receivedAt: string;
+      };
+      const outcome = await store.getOutcome(id);
+      return {
+        decidedAt: Date.parse(lead.receivedAt) + PENDING_MS,
+        storedAt: outcome ? Date.parse(outcome.at) : NaN,
+      };
+    }),
+  );
+  client.disconnect();
+  await proxy.close();
+  const decisionToStored = sandboxLeads.map((l) => l.storedAt - l.decidedAt);
+  const undecided = decisionToStored.filter((ms) => Number.isNaN(ms)).length;
+
+  // The baseline runs alone afterwards, on the same CPU, with as many jobs and as many polls per job.
+  const pollsPerJob = Math.round(PENDING_MS / INTERVAL_MS);
+  const gaps: number[] = [];
+  const bare = await startService({
+    name: 'bare-poller',
+    command: process.execPath,
+    args: ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, 'bench/baselines/bare-poller.ts')],
+    cpu: CPU.server,
+    env: { REDIS_URL: redis.url, JOBS: String(LEADS), POLLS: String(pollsPerJob) },
+    ready: (output) => output.includes('ready'),
+  });
+  const deadline = Date.now() + PENDING_MS + 60_000;
+  while (Date.now() < deadline) {
+    const finished = bare
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{"gaps"')).length;
+    if (finished >= LEADS) break;
+    await sleep(1000);
+  }
+  await bare.stop();
+  for (const line of bare.output().split('\n')) {
+    if (line.startsWith('{"gaps"')) gaps.push(...(JSON.parse(line) as { gaps: number[] }).gaps);
+  }
+  const baselineLateness = gaps.map((gap) => gap - INTERVAL_MS);
+
+  const p99 = percentile(lateness, 99);
+  const baseP99 = percentile(baselineLateness, 99);
+  report({
+    measure: `poll lateness p99, ${LEADS.toLocaleString('en-US')} pending leads (${lateness.length} gaps)`,
+    product: fmt.ms(p99),
+    baseline: `${fmt.ms(baseP99)} (no-op BullMQ poller, ${baselineLateness.length} gaps)`,
+    ratio: fmt.ratio(p99 / Math.max(baseP99, 1)),
+    goal: '≤ 1.5× and ≤ 250 ms',
+    pass: p99 / Math.max(baseP99, 1) <= 1.5 && p99 <= 250,
+  });
+  const decided = decisionToStored.filter((ms) => !Number.isNaN(ms));
+  report({
+    measure: `upstream decision → outcome stored p99 (${decided.length} decided, ${undecided} not)`,
+    product: decided.length ? fmt.ms(percentile(decided, 99)) : 'none',
+    baseline: '–',
+    goal: '≤ 2,500 ms, all decided',
+    pass: undecided === 0 && percentile(decided, 99) <= 2500,
+  });
+});

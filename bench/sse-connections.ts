@@ -1,0 +1,67 @@
+// Event streams one BFF holds: /api/v1/lead/events for 1k, 5k and 10k sessions, against a bare Fastify route
+// holding hijacked SSE responses the same way. Figure: memory (RSS) per held connection, product ÷ baseline.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { smoke } from './lib/bench-options.js';
+import { openEventStream, openEventStreams, type EventStream } from './lib/event-stream.js';
+import { createLeadSessions, leadIdOf } from './lib/funnel-client.js';
+import { withServices, type Service } from './lib/processes.js';
+import { fmt, report } from './lib/report.js';
+import { benchSecrets, startBaseline, startBff, startRedis } from './lib/services.js';
+
+const LEVELS = smoke ? [100] : [1_000, 5_000, 10_000];
+const SETTLE_MS = smoke ? 200 : 3_000;
+
+await withServices(async (track) => {
+  const redis = track(await startRedis());
+  const bff = track(await startBff({ redisUrl: redis.url, secrets: benchSecrets() }));
+  const bare = track(await startBaseline('bare-sse.ts', { REDIS_URL: redis.url }));
+  const cookies = await createLeadSessions(bff.url, LEVELS.at(-1)!);
+
+  const sides = {
+    product: {
+      service: bff as Service,
+      open: (i: number) => openEventStream(`${bff.url}/api/v1/lead/events`, { cookie: cookies[i]! }),
+      streams: [] as EventStream[],
+      idle: 0,
+    },
+    baseline: {
+      service: bare as Service,
+      open: (i: number) => openEventStream(`${bare.url}/events/${leadIdOf(cookies[i]!)}`),
+      streams: [] as EventStream[],
+      idle: 0,
+    },
+  };
+  // Warm both servers up (code paths compiled, pools grown) before taking their idle size.
+  for (const side of Object.values(sides)) {
+    for (const stream of await openEventStreams(LEVELS[0]!, side.open)) stream.close();
+  }
+  await sleep(SETTLE_MS);
+  for (const side of Object.values(sides)) side.idle = side.service.rss();
+
+  // One side at a time (the client cannot hold 2 × 10,000 sockets at once), each from its own idle size.
+  const perConnection: Record<string, number[]> = { product: [], baseline: [] };
+  for (const [name, side] of Object.entries(sides)) {
+    for (const level of LEVELS) {
+      const more = await openEventStreams(level - side.streams.length, (i) =>
+        side.open(side.streams.length + i),
+      );
+      side.streams.push(...more);
+      await sleep(SETTLE_MS);
+      perConnection[name]!.push((side.service.rss() - side.idle) / side.streams.length);
+    }
+    for (const stream of side.streams) stream.close();
+  }
+  LEVELS.forEach((level, i) => {
+    const product = perConnection.product![i]!;
+    const baseline = perConnection.baseline![i]!;
+    const ratio = product / Math.max(baseline, 1);
+    report({
+      measure: `SSE connections held, ${level.toLocaleString('en-US')} sessions`,
+      product: `${level} held, ${fmt.kb(product)}/conn`,
+      baseline: `${level} held, ${fmt.kb(baseline)}/conn`,
+      ratio: fmt.ratio(ratio),
+      goal: 'all held, RSS/conn ≤ 1.5×',
+      pass: ratio <= 1.5,
+    });
+  });
+});
