@@ -59,6 +59,15 @@ const e2eFiles = ['apps/web/e2e']
 if (e2eFiles.length > 0) {
   if (!step('Build for browser tests', 'npx', ['turbo', 'run', 'build', '--output-logs=errors-only']))
     finish(false);
+  // The benchmarks, for a few seconds each and without judging their goals: proof they still run.
+  if (
+    !step('Benchmark smoke run (goals not judged)', process.execPath, [
+      'scripts/bench.mjs',
+      '--smoke',
+      '--skip-build',
+    ])
+  )
+    finish(false);
   const e2eReport = path.join(reportDir, 'e2e.json');
   const e2eOk = step('Browser tests (playwright-core, Chromium)', process.execPath, [
     '--import',

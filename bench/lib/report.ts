@@ -25,5 +25,5 @@ export const fmt = {
   ms: (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`,
   ratio: (n: number) => `${n.toFixed(2)}×`,
   mb: (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`,
-  kb: (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`,
+  kb: (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`,
 };

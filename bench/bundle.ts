@@ -1,0 +1,80 @@
+// What the browser downloads, from the production build's Vite manifest (gzip level 9, kB of 1,000 bytes as Vite prints them):
+// the first screen (/start: the entry, the landing route and everything they import statically), the largest
+// wizard step's own chunk, and all JavaScript and CSS.
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { REPO_ROOT } from './lib/processes.js';
+import { fmt, report } from './lib/report.js';
+
+const dist = path.join(REPO_ROOT, 'apps/web/dist');
+interface Chunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+}
+const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<
+  string,
+  Chunk
+>;
+const gzip = (file: string) => gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length;
+
+function staticClosure(keys: string[]): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...keys];
+  while (stack.length > 0) {
+    const key = stack.pop()!;
+    if (seen.has(key) || !manifest[key]) continue;
+    seen.add(key);
+    stack.push(...(manifest[key].imports ?? []));
+  }
+  return seen;
+}
+
+const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
+const landing = Object.keys(manifest).find((key) => key.includes('features/landing/'));
+if (!entry || !landing) throw new Error('the manifest names no entry or no landing screen');
+const firstScreen = [...staticClosure([entry, landing])]
+  .map((key) => manifest[key]!.file)
+  .filter((file) => file.endsWith('.js'))
+  .reduce((sum, file) => sum + gzip(file), 0);
+
+const steps = Object.values(manifest).filter((chunk) =>
+  /^src\/features\/funnel\/steps\/[a-z]+-step\.tsx$/.test(chunk.src ?? ''),
+);
+const largestStep = Math.max(...steps.map((chunk) => gzip(chunk.file)));
+const assets = readdirSync(path.join(dist, 'assets')).map((file) => `assets/${file}`);
+const sum = (ext: string) => assets.filter((f) => f.endsWith(ext)).reduce((total, f) => total + gzip(f), 0);
+const allJs = sum('.js');
+const allCss = sum('.css');
+
+const KB = 1000;
+report({
+  measure: 'first screen JS (/start, gzip)',
+  product: fmt.kb(firstScreen),
+  baseline: '–',
+  goal: '≤ 170 kB',
+  pass: firstScreen <= 170 * KB,
+});
+report({
+  measure: `largest step chunk (${steps.length} steps, gzip)`,
+  product: fmt.kb(largestStep),
+  baseline: '–',
+  goal: '≤ 15 kB',
+  pass: steps.length > 0 && largestStep <= 15 * KB,
+});
+report({
+  measure: 'all JS (gzip)',
+  product: fmt.kb(allJs),
+  baseline: '–',
+  goal: '≤ 300 kB',
+  pass: allJs <= 300 * KB,
+});
+report({
+  measure: 'all CSS (gzip)',
+  product: fmt.kb(allCss),
+  baseline: '–',
+  goal: '≤ 30 kB',
+  pass: allCss <= 30 * KB,
+});
