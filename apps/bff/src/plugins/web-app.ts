@@ -4,10 +4,12 @@ import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { HttpError } from '../http-error.js';
 
-const HASHED_ASSET = /\/assets\/.+-[A-Za-z0-9_-]{8,}\.\w+$/;
+// A content-hashed build output, or its pre-compressed copy ('index-Bq3v9XkZ.js', 'index-Bq3v9XkZ.js.br').
+const HASHED_ASSET = /\/assets\/.+-[A-Za-z0-9_-]{8,}\.\w+(?:\.(?:br|gz))?$/;
 
 /**
- * Serves the built web app: hashed assets cached for a year as immutable, everything else revalidated, and
+ * Serves the built web app, pre-compressed (Brotli or gzip, as the browser accepts): hashed assets cached for a
+ * year as immutable, everything else revalidated, and
  * `index.html` for any other GET outside /api so client-side routes survive a reload.
  */
 export default fp<{ distDir: string }>(
@@ -21,8 +23,12 @@ export default fp<{ distDir: string }>(
       root,
       wildcard: false,
       index: false,
+      // The web build writes .br and .gz copies beside each asset (apps/web/scripts/compress-dist.mjs).
+      preCompressed: true,
       cacheControl: false,
       setHeaders(res, filePath) {
+        // The same URL answers Brotli, gzip or plain bytes: caches in between must key on Accept-Encoding.
+        res.setHeader('vary', 'accept-encoding');
         res.setHeader(
           'cache-control',
           HASHED_ASSET.test(filePath.split(path.sep).join('/'))

@@ -1,0 +1,63 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './test-app.js';
+
+const INDEX = '<!doctype html><html lang="en"><title>Loans</title><div id="root"></div></html>';
+const SCRIPT = `console.log(${JSON.stringify('x'.repeat(2000))});`;
+const ASSET = '/assets/index-Bq3v9XkZ.js';
+
+describe('the web app as the BFF serves it', () => {
+  let t: TestApp;
+  let dist: string;
+
+  beforeAll(async () => {
+    // A built web app as `vite build` + scripts/compress-dist.mjs leave it: each file with .br and .gz beside it.
+    dist = mkdtempSync(path.join(tmpdir(), 'web-dist-'));
+    mkdirSync(path.join(dist, 'assets'));
+    for (const [file, content] of [
+      ['index.html', INDEX],
+      [ASSET.slice(1), SCRIPT],
+    ] as const) {
+      writeFileSync(path.join(dist, file), content);
+      writeFileSync(path.join(dist, `${file}.br`), brotliCompressSync(content));
+      writeFileSync(path.join(dist, `${file}.gz`), gzipSync(content));
+    }
+    t = await startTestApp({ env: { WEB_DIST_DIR: dist } });
+  });
+
+  afterAll(async () => {
+    await t.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('sends a hashed asset Brotli-compressed to a browser that accepts it, cached as immutable', async () => {
+    const response = await t.app.inject({ url: ASSET, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.headers['content-type']).toMatch(/javascript/);
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(SCRIPT);
+  });
+
+  it('falls back to gzip, then to the plain file', async () => {
+    const gzip = await t.app.inject({ url: ASSET, headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(SCRIPT);
+
+    const plain = await t.app.inject({ url: ASSET, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(SCRIPT);
+  });
+
+  it('answers a client-side route with index.html, compressed and revalidated', async () => {
+    const response = await t.app.inject({ url: '/lgname', headers: { 'accept-encoding': 'br' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(INDEX);
+  });
+});
