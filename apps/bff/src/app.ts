@@ -4,6 +4,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Env } from './env.js';
 import { consentScripts } from './consent/consent-scripts.js';
 import { partnerListVersion } from './consent/partner-list-version.js';
+import accessLog from './plugins/access-log.js';
 import adminAuth from './plugins/admin-auth.js';
 import errorHandler from './plugins/error-handler.js';
 import globalPrivacyControl from './plugins/global-privacy-control.js';
@@ -55,11 +56,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     loggerInstance: options.logger as FastifyBaseLogger,
     trustProxy: env.TRUST_PROXY,
     bodyLimit: BODY_LIMIT_BYTES,
+    // plugins/access-log.ts writes one line per request instead.
+    disableRequestLogging: true,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  await app.register(accessLog);
   await app.register(errorHandler);
   await app.register(redis, { url: env.REDIS_URL });
   await app.register(security, {

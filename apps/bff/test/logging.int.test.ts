@@ -71,4 +71,21 @@ describe('logs', () => {
     expect(log).toContain('client report');
     for (const secret of NEVER_LOGGED) expect(log, secret).not.toContain(secret);
   });
+
+  it('write one access line per request: method, route pattern, status and duration', async () => {
+    lines.length = 0;
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/lookup/zip/10001?ref=maria.garcia' });
+    expect(response.statusCode).toBe(200);
+    const access = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request completed');
+    expect(access).toHaveLength(1);
+    expect(access[0]).toMatchObject({
+      level: 30,
+      method: 'GET',
+      url: '/api/v1/lookup/zip/:zip',
+      statusCode: 200,
+      reqId: expect.any(String),
+    });
+    expect(access[0].responseTime).toEqual(expect.any(Number));
+    expect(lines.join('')).not.toContain('maria.garcia');
+  });
 });
