@@ -130,27 +130,23 @@ await withServices(async (track) => {
     env: { REDIS_URL: redis.url, JOBS: String(LEADS), POLLS: String(pollsPerJob) },
     ready: (output) => output.includes('ready'),
   });
-  const deadline = Date.now() + PENDING_MS + 60_000;
-  while (Date.now() < deadline) {
-    const finished = bare
-      .output()
-      .split('\n')
-      .filter((line) => line.startsWith('{"gaps"')).length;
-    if (finished >= LEADS) break;
-    await sleep(1000);
-  }
+  const deadline = Date.now() + PENDING_MS * 3 + 60_000;
+  while (Date.now() < deadline && !bare.output().includes('{"gaps"')) await sleep(1000);
   await bare.stop();
-  for (const line of bare.output().split('\n')) {
-    if (line.startsWith('{"gaps"')) gaps.push(...(JSON.parse(line) as { gaps: number[] }).gaps);
-  }
+  const line = bare
+    .output()
+    .split('\n')
+    .find((l) => l.startsWith('{"gaps"'));
+  if (!line) throw new Error('the baseline poller did not finish its polls in time');
+  gaps.push(...(JSON.parse(line) as { gaps: number[] }).gaps);
   const baselineLateness = gaps.map((gap) => gap - INTERVAL_MS);
 
   const p99 = percentile(lateness, 99);
   const baseP99 = percentile(baselineLateness, 99);
   report({
     measure: `poll lateness p99, ${LEADS.toLocaleString('en-US')} pending leads (${lateness.length} gaps)`,
-    product: fmt.ms(p99),
-    baseline: `${fmt.ms(baseP99)} (no-op BullMQ poller, ${baselineLateness.length} gaps)`,
+    product: `${fmt.ms(p99)} (p50 ${fmt.ms(percentile(lateness, 50))})`,
+    baseline: `${fmt.ms(baseP99)} (p50 ${fmt.ms(percentile(baselineLateness, 50))}; no-op BullMQ poller, ${baselineLateness.length} gaps)`,
     ratio: fmt.ratio(p99 / Math.max(baseP99, 1)),
     goal: '≤ 1.5× and ≤ 250 ms',
     pass: p99 / Math.max(baseP99, 1) <= 1.5 && p99 <= 250,

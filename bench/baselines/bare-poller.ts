@@ -1,6 +1,6 @@
 // Baseline for poll lateness: a no-op BullMQ poller. Each job "polls" every POLL_INTERVAL_MS by
-// `moveToDelayed` + `DelayedError`, like the product's worker, and does nothing else. It logs each job's gaps
-// between polls as one JSON line when the job ends.
+// `moveToDelayed` + `DelayedError`, like the product's worker, and does nothing else. When every job has
+// polled POLLS times it prints the gaps between polls, as one JSON line.
 import { DelayedError, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 
@@ -13,22 +13,26 @@ const queueName = 'bench-bare-poller';
 
 const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
 const queue = new Queue(queueName, { connection });
-interface PollData {
-  polls: number;
-  last?: number;
-  gaps: number[];
-}
-const worker = new Worker<PollData>(
+// Kept in this process, not in the job: the product's worker writes nothing to a job between polls either.
+const lastPoll = new Map<string, number>();
+const pollCount = new Map<string, number>();
+const gaps: number[] = [];
+let finished = 0;
+
+const worker = new Worker(
   queueName,
   async (job, token) => {
     const now = Date.now();
-    const data = job.data;
-    if (data.last !== undefined) data.gaps.push(now - data.last);
-    if (data.polls >= polls) {
-      console.log(JSON.stringify({ gaps: data.gaps }));
+    const id = job.id!;
+    const last = lastPoll.get(id);
+    if (last !== undefined) gaps.push(now - last);
+    lastPoll.set(id, now);
+    const count = (pollCount.get(id) ?? 0) + 1;
+    pollCount.set(id, count);
+    if (count > polls) {
+      if (++finished === jobs) console.log(JSON.stringify({ gaps }));
       return;
     }
-    await job.updateData({ polls: data.polls + 1, last: now, gaps: data.gaps });
     await job.moveToDelayed(now + interval, token);
     throw new DelayedError();
   },
@@ -38,7 +42,7 @@ await worker.waitUntilReady();
 await queue.addBulk(
   Array.from({ length: jobs }, (_, i) => ({
     name: 'poll',
-    data: { polls: 0, gaps: [] },
+    data: {},
     opts: { jobId: `job-${i}`, removeOnComplete: true },
   })),
 );
