@@ -19,6 +19,7 @@ import { PartnerLeadMetaSchema, type PartnerLeadMeta } from '@funnel/contracts/p
 import { CrossSellRecordSchema, type CrossSellRecord } from '@funnel/contracts/cross-sell';
 import type { ContactIndex } from './contact-index.js';
 import { FieldCipher } from './field-cipher.js';
+import { evalScript } from './redis-script.js';
 
 /** Stored answers, keyed by server field name (decisions.md: leads are stored under server names). */
 export type StoredFields = Partial<Record<ServerField, unknown>>;
@@ -192,7 +193,8 @@ export class LeadStore {
     state: SubmissionState,
     extra: Record<string, string> = {},
   ): Promise<'created' | 'already' | 'missing'> {
-    const result = await this.redis.eval(
+    const result = await evalScript(
+      this.redis,
       START_SUBMISSION,
       1,
       this.key(id),
@@ -221,7 +223,8 @@ export class LeadStore {
    */
   async setOutcome(id: string, outcome: NewOutcome): Promise<LeadOutcome | undefined> {
     const payload = JSON.stringify({ ...outcome, at: new Date().toISOString() });
-    const result = (await this.redis.eval(
+    const result = (await evalScript(
+      this.redis,
       SET_OUTCOME,
       2,
       this.key(id),
@@ -256,7 +259,7 @@ export class LeadStore {
   async update(id: string, fields: StoredFields): Promise<boolean> {
     const hash = this.encode(id, { ...fields, updated_at: new Date().toISOString() });
     const args = Object.entries(hash).flat();
-    const done = await this.redis.eval(UPDATE_IF_EXISTS, 1, this.key(id), this.options.ttlMs, ...args);
+    const done = await evalScript(this.redis, UPDATE_IF_EXISTS, 1, this.key(id), this.options.ttlMs, ...args);
     if (done === 1) await this.indexContact(id, fields);
     return done === 1;
   }
@@ -267,7 +270,8 @@ export class LeadStore {
    */
   async flagDoNotSell(id: string, source: DoNotSellSource): Promise<'flagged' | 'already' | 'missing'> {
     const flag: DoNotSellFlag = { source, at: new Date().toISOString() };
-    const result = await this.redis.eval(
+    const result = await evalScript(
+      this.redis,
       FLAG_IF_EXISTS,
       1,
       this.key(id),
@@ -306,7 +310,8 @@ export class LeadStore {
    * Returns how many fields were removed, or -1 when the lead is gone.
    */
   async purgeSensitive(id: string): Promise<number> {
-    const removed = await this.redis.eval(
+    const removed = await evalScript(
+      this.redis,
       PURGE_IF_EXISTS,
       1,
       this.key(id),
@@ -319,7 +324,8 @@ export class LeadStore {
 
   /** Stores the cross-sell answers on the lead; false when the lead is gone. */
   async setCrossSell(id: string, record: CrossSellRecord): Promise<boolean> {
-    const done = await this.redis.eval(
+    const done = await evalScript(
+      this.redis,
       SET_META_IF_EXISTS,
       1,
       this.key(id),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { PrivacyRequestType } from '@funnel/contracts/privacy';
 import { contactHashes, keyedHash, type Contact, type ContactHash } from './contact-hash.js';
+import { evalScript } from './redis-script.js';
 
 export { normalizeEmail, normalizePhone, type Contact } from './contact-hash.js';
 
@@ -119,7 +120,8 @@ export class SuppressionList {
     // Only a request about a contact can repeat; a GPC signal is recorded once per lead by its caller.
     const keys = [this.streamKey, this.indexKey];
     if (hashes.length > 0) keys.push(this.duplicateKey(entry.type, hashes));
-    const [created, id] = (await this.redis.eval(
+    const [created, id] = (await evalScript(
+      this.redis,
       RECORD,
       keys.length,
       ...keys,

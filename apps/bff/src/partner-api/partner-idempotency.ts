@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { IDEMPOTENCY_KEY_TTL_MS } from '@funnel/contracts/partner-api';
+import { evalScript } from '@funnel/lead-store/redis-script';
 
 /** What an `Idempotency-Key` already stands for. */
 export type IdempotencyClaim =
@@ -45,7 +46,8 @@ export class PartnerIdempotency {
   async release(partnerId: string, idempotencyKey: string): Promise<void> {
     const key = this.key(partnerId, idempotencyKey);
     // Only an unfinished claim is freed; a key that already names a lead keeps naming it.
-    await this.redis.eval(
+    await evalScript(
+      this.redis,
       "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
       1,
       key,
