@@ -5,6 +5,7 @@ import type { Env } from './env.js';
 import { consentScripts } from './consent/consent-scripts.js';
 import { partnerListVersion } from './consent/partner-list-version.js';
 import accessLog from './plugins/access-log.js';
+import { lazyChildLogger } from './logger.js';
 import adminAuth from './plugins/admin-auth.js';
 import errorHandler from './plugins/error-handler.js';
 import globalPrivacyControl from './plugins/global-privacy-control.js';
@@ -58,6 +59,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     // plugins/access-log.ts writes one line per request instead.
     disableRequestLogging: true,
+    childLoggerFactory: lazyChildLogger,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -68,7 +68,9 @@ describe('logs', () => {
 
     const log = lines.join('');
     expect(log).toContain('/api/v1/lookup/routing/:routingNumber');
-    expect(log).toContain('client report');
+    // Logged through the request's own logger, created on first use: it still carries the request id.
+    const report = lines.map((line) => JSON.parse(line)).find((line) => line.msg === 'client report');
+    expect(report).toMatchObject({ reqId: expect.any(String) });
     for (const secret of NEVER_LOGGED) expect(log, secret).not.toContain(secret);
   });
 
