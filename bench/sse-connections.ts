@@ -1,10 +1,12 @@
 // Event streams one BFF holds: /api/v1/lead/events for 1k, 5k and 10k sessions, against a bare Fastify route
-// holding hijacked SSE responses the same way. Figure: memory (RSS) per held connection, product ÷ baseline.
+// holding hijacked SSE responses the same way. Figure: memory (RSS) per held connection, product ÷ baseline,
+// each read after a full garbage collection forced through the inspector.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { smoke } from './lib/bench-options.js';
 import { openEventStream, openEventStreams, type EventStream } from './lib/event-stream.js';
 import { createLeadSessions, leadIdOf } from './lib/funnel-client.js';
 import { withServices, type Service } from './lib/processes.js';
+import { collectAndMeasure } from './lib/inspector.js';
 import { fmt, report } from './lib/report.js';
 import { benchSecrets, startBaseline, startBff, startRedis } from './lib/services.js';
 
@@ -13,33 +15,35 @@ const SETTLE_MS = smoke ? 200 : 3_000;
 
 await withServices(async (track) => {
   const redis = track(await startRedis());
-  const bff = track(await startBff({ redisUrl: redis.url, secrets: benchSecrets() }));
-  const bare = track(await startBaseline('bare-sse.ts', { REDIS_URL: redis.url }));
+  const bff = track(await startBff({ redisUrl: redis.url, secrets: benchSecrets(), inspect: true }));
+  const bare = track(await startBaseline('bare-sse.ts', { REDIS_URL: redis.url }, { inspect: true }));
   const cookies = await createLeadSessions(bff.url, LEVELS.at(-1)!);
 
   const sides = {
     product: {
-      service: bff as Service,
+      service: bff as Service & { inspectPort?: number },
       open: (i: number) => openEventStream(`${bff.url}/api/v1/lead/events`, { cookie: cookies[i]! }),
       streams: [] as EventStream[],
       idle: 0,
     },
     baseline: {
-      service: bare as Service,
+      service: bare as Service & { inspectPort?: number },
       open: (i: number) => openEventStream(`${bare.url}/events/${leadIdOf(cookies[i]!)}`),
       streams: [] as EventStream[],
       idle: 0,
     },
   };
+  const measure = (side: (typeof sides)['product']) => collectAndMeasure(side.service.inspectPort!);
   // Warm both servers up (code paths compiled, pools grown) before taking their idle size.
   for (const side of Object.values(sides)) {
     for (const stream of await openEventStreams(LEVELS[0]!, side.open)) stream.close();
   }
   await sleep(SETTLE_MS);
-  for (const side of Object.values(sides)) side.idle = side.service.rss();
+  for (const side of Object.values(sides)) side.idle = (await measure(side)).rss;
 
   // One side at a time (the client cannot hold 2 × 10,000 sockets at once), each from its own idle size.
   const rss: Record<string, number[]> = { product: [], baseline: [] };
+  const heap: Record<string, number[]> = { product: [], baseline: [] };
   for (const [name, side] of Object.entries(sides)) {
     for (const level of LEVELS) {
       const more = await openEventStreams(level - side.streams.length, (i) =>
@@ -47,7 +51,9 @@ await withServices(async (track) => {
       );
       side.streams.push(...more);
       await sleep(SETTLE_MS);
-      rss[name]!.push(side.service.rss());
+      const usage = await measure(side);
+      rss[name]!.push(usage.rss);
+      heap[name]!.push(usage.heapUsed);
     }
     for (const stream of side.streams) stream.close();
   }
@@ -66,7 +72,9 @@ await withServices(async (track) => {
   // so start-up garbage and warm-up allocations (which make the "over idle" figures noisy) cancel out.
   if (LEVELS.length > 1) {
     const [a, b] = [LEVELS.length - 2, LEVELS.length - 1];
-    const slope = (name: string) => (rss[name]![b]! - rss[name]![a]!) / (LEVELS[b]! - LEVELS[a]!);
+    const slopeOf = (series: Record<string, number[]>, name: string) =>
+      (series[name]![b]! - series[name]![a]!) / (LEVELS[b]! - LEVELS[a]!);
+    const slope = (name: string) => slopeOf(rss, name);
     const ratio = slope('product') / Math.max(slope('baseline'), 1);
     report({
       measure: `SSE RSS per connection, ${LEVELS[a]!.toLocaleString('en-US')} → ${LEVELS[b]!.toLocaleString('en-US')} sessions`,
@@ -75,6 +83,16 @@ await withServices(async (track) => {
       ratio: fmt.ratio(ratio),
       goal: '≤ 1.5×',
       pass: ratio <= 1.5,
+    });
+    // Where it goes: the JavaScript heap's share (the rest is sockets, buffers and native handles).
+    const heapRatio = slopeOf(heap, 'product') / Math.max(slopeOf(heap, 'baseline'), 1);
+    report({
+      measure: `SSE JS heap per connection, ${LEVELS[a]!.toLocaleString('en-US')} → ${LEVELS[b]!.toLocaleString('en-US')} sessions (information)`,
+      product: `${fmt.kb(slopeOf(heap, 'product'))}/conn`,
+      baseline: `${fmt.kb(slopeOf(heap, 'baseline'))}/conn`,
+      ratio: fmt.ratio(heapRatio),
+      goal: 'none',
+      pass: true,
     });
   }
 });

@@ -45,6 +45,10 @@ function cpuProfileArgs(): string[] {
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`] : [];
 }
 
+function inspectArgs(port: number | undefined): string[] {
+  return port === undefined ? [] : [`--inspect=127.0.0.1:${port}`];
+}
+
 const built = (app: string, entry: string) => {
   const file = path.join(REPO_ROOT, 'apps', app, 'dist', entry);
   if (!existsSync(file)) throw new Error(`${file} is missing: run \`npx turbo run build\` first.`);
@@ -61,14 +65,17 @@ export async function startBff(options: {
   redisUrl: string;
   secrets: Record<string, string>;
   env?: Record<string, string>;
-}): Promise<Service & { url: string }> {
+  /** Opens the inspector on a free loopback port, for {@link collectAndMeasure}. */
+  inspect?: boolean;
+}): Promise<Service & { url: string; inspectPort?: number }> {
   const port = await freePort();
+  const inspectPort = options.inspect ? await freePort() : undefined;
   const url = `http://127.0.0.1:${port}`;
   const service = await startService({
     name: 'bff',
     command: process.execPath,
     // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the BFF there on exit, to read where its time goes.
-    args: [...cpuProfileArgs(), built('bff', 'server.js')],
+    args: [...cpuProfileArgs(), ...inspectArgs(inspectPort), built('bff', 'server.js')],
     cpu: CPU.server,
     env: {
       NODE_ENV: 'production',
@@ -86,26 +93,34 @@ export async function startBff(options: {
     ready: () => answers(`${url}/readyz`),
     timeoutMs: 60_000,
   });
-  return { ...service, url };
+  return { ...service, url, inspectPort };
 }
 
 /** A baseline server from bench/baselines, run from source, pinned to the server CPU. */
 export async function startBaseline(
   file: string,
   env: Record<string, string>,
-): Promise<Service & { url: string }> {
+  options: { inspect?: boolean } = {},
+): Promise<Service & { url: string; inspectPort?: number }> {
   const port = await freePort();
+  const inspectPort = options.inspect ? await freePort() : undefined;
   const url = `http://127.0.0.1:${port}`;
   const service = await startService({
     name: file,
     command: process.execPath,
-    args: ['--conditions=source', '--import', 'tsx', path.join(REPO_ROOT, 'bench/baselines', file)],
+    args: [
+      ...inspectArgs(inspectPort),
+      '--conditions=source',
+      '--import',
+      'tsx',
+      path.join(REPO_ROOT, 'bench/baselines', file),
+    ],
     cpu: CPU.server,
     env: { PORT: String(port), REFERENCE_DATA_DIR: referenceDataDir, ...env },
     ready: () => answers(`${url}/ready`),
     timeoutMs: 60_000,
   });
-  return { ...service, url };
+  return { ...service, url, inspectPort };
 }
 
 export { built };

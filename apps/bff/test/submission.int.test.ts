@@ -197,6 +197,10 @@ async function openEvents(url: string, cookie: string, lastEventId?: string) {
   });
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  // A stream is no document: nosniff, but none of the CSP and framing headers each held stream would keep.
+  expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(response.headers.get('content-security-policy')).toBeNull();
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   let comments = 0;

@@ -4,6 +4,16 @@ import rateLimit from '@fastify/rate-limit';
 import { consentScriptSources, type ConsentScripts } from '../consent/consent-scripts.js';
 import { HttpError } from '../http-error.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * False for a route whose answers are never rendered as a document (the event stream): it gets
+     * `X-Content-Type-Options` only, not the CSP and framing headers, which a held stream would keep in memory.
+     */
+    documentHeaders?: boolean;
+  }
+}
+
 export interface SecurityOptions {
   keyPrefix: string;
   /** False only when measuring the limiter's cost: routes' `config.rateLimit` is then ignored. */
@@ -42,9 +52,13 @@ export default fp<SecurityOptions>(
       strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true },
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     });
-    app.addHook('onRequest', (request, reply, done) =>
-      securityHeaders(request.raw, reply.raw, (err) => done(err as Error | undefined)),
-    );
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.routeOptions.config.documentHeaders === false) {
+        reply.raw.setHeader('x-content-type-options', 'nosniff');
+        return done();
+      }
+      securityHeaders(request.raw, reply.raw, (err) => done(err as Error | undefined));
+    });
 
     if (!options.rateLimitEnabled) {
       // Routes that build their own limiter (the partner API) get one that lets everything through.

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { SubmitLeadRequestSchema } from '@funnel/contracts/consent';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
@@ -9,10 +10,16 @@ export interface SubmissionRouteOptions {
 
 /** Submitting the visitor's lead and streaming its outcome back (server-sent events). */
 const leadSubmissionRoutes: FastifyPluginAsyncZod<SubmissionRouteOptions> = async (app, { heartbeatMs }) => {
-  // Open event streams end when the server shuts down, so browsers reconnect to another instance at once.
-  const streams = new Set<() => void>();
+  // Open event streams, each with the function that ends it. They end when the server shuts down, so browsers
+  // reconnect to another instance at once. One timer keeps them all alive, not one timer per stream.
+  const streams = new Map<ServerResponse, () => void>();
+  const heartbeat = setInterval(() => {
+    for (const res of streams.keys()) res.write(': keep-alive\n\n');
+  }, heartbeatMs);
+  heartbeat.unref();
   app.addHook('preClose', async () => {
-    for (const end of streams) end();
+    clearInterval(heartbeat);
+    for (const end of streams.values()) end();
   });
 
   app.post(
@@ -50,6 +57,8 @@ const leadSubmissionRoutes: FastifyPluginAsyncZod<SubmissionRouteOptions> = asyn
         tags: ['lead'],
         response: { 404: ApiErrorSchema },
       },
+      // A stream of events is no document: the CSP and framing headers would only cost memory per connection.
+      config: { documentHeaders: false },
     },
     async (request, reply) => {
       const { id, outcome } = await app.leads.outcomeOf(request.sessionLeadId());
@@ -77,14 +86,12 @@ const leadSubmissionRoutes: FastifyPluginAsyncZod<SubmissionRouteOptions> = asyn
       const latest = await app.leadStore.getOutcome(id).catch(() => undefined);
       if (latest) send(latest);
 
-      const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), heartbeatMs);
       const end = () => {
-        clearInterval(heartbeat);
         unsubscribe();
-        streams.delete(end);
+        streams.delete(res);
         res.end();
       };
-      streams.add(end);
+      streams.set(res, end);
       request.raw.once('close', end);
     },
   );
