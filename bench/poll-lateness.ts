@@ -123,7 +123,6 @@ await withServices(async (track) => {
 
   // The baseline runs alone afterwards, on the same CPU, with as many jobs and as many polls per job.
   const pollsPerJob = Math.round(PENDING_MS / INTERVAL_MS);
-  const gaps: number[] = [];
   const gapsDir = mkdtempSync(path.join(tmpdir(), 'bench-poller-'));
   const gapsFile = path.join(gapsDir, 'gaps.json');
   const bare = await startService({
@@ -139,7 +138,7 @@ await withServices(async (track) => {
   while (Date.now() < deadline && !/^done$/m.test(bare.output())) await sleep(1000);
   await bare.stop();
   if (!existsSync(gapsFile)) throw new Error('the baseline poller did not finish its polls in time');
-  gaps.push(...(JSON.parse(readFileSync(gapsFile, 'utf8')) as number[]));
+  const gaps = JSON.parse(readFileSync(gapsFile, 'utf8')) as number[];
   rmSync(gapsDir, { recursive: true, force: true });
   const baselineLateness = gaps.map((gap) => gap - INTERVAL_MS);
 
