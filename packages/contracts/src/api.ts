@@ -3,7 +3,7 @@ import { LandingParamsSchema } from './attribution.js';
 import { SENSITIVE_CLIENT_FIELDS } from './fields.js';
 import { LeadOutcomeSchema } from './lead-outcome.js';
 import { LoanReasonSchema } from './options.js';
-import { EmailSchema, LandingSchema, StepNameSchema } from './steps.js';
+import { EmailSchema, LandingSchema, StepNameSchema } from './landing.js';
 import { TrackingSchema } from './tracking.js';
 
 /**

@@ -19,8 +19,6 @@ import {
   DOB_REQUIRED,
   DOB_UNDER_18,
   DOB_YEAR_REQUIRED,
-  EMAIL_INVALID,
-  EMAIL_REQUIRED,
   EMPLOYER_NAME_REQUIRED,
   FIRST_NAME_REQUIRED,
   ISSUING_STATE_INVALID,
@@ -42,8 +40,6 @@ import {
   STREET_ADDRESS_SPECIAL_CHARACTERS,
   WORK_PHONE_LENGTH,
   WORK_PHONE_SAME_AS_PERSONAL,
-  ZIP_CODE_LENGTH,
-  ZIP_CODE_REQUIRED,
   maxLengthMessage,
 } from './messages.js';
 import {
@@ -57,7 +53,6 @@ import {
   HomeOwnershipSchema,
   IncomeSourceSchema,
   LoanAmountSchema,
-  LoanReasonSchema,
   MonthlyIncomeSchema,
   OwnCarSchema,
   PayFrequencySchema,
@@ -65,6 +60,17 @@ import {
   UnsecuredDebtSchema,
   toUsStateCode,
 } from './options.js';
+import {
+  EmailSchema,
+  LandingSchema,
+  STEP_NAMES,
+  StepNameSchema,
+  ZipCodeSchema,
+  requiredText,
+  type Landing,
+  type LandingPayload,
+  type StepName,
+} from './landing.js';
 import { isValidRoutingNumber } from './rules/aba.js';
 import { isAtLeastAge } from './rules/age.js';
 import { daysInMonth, formatIsoDate, isIsoDate } from './rules/calendar-date.js';
@@ -75,8 +81,6 @@ import { isValidSsn, ssnDigits } from './rules/ssn.js';
 // Length caps the spec does not state: they bound what a client can store, far above any real answer.
 const NAME_MAX = 50;
 const TEXT_MAX = 100;
-/** RFC 5321's limit on a forward path. */
-const EMAIL_MAX = 254;
 
 const LICENSE_ID_MIN = 2;
 const LICENSE_ID_MAX = 25;
@@ -85,27 +89,9 @@ const BANK_ACCOUNT_MIN = 4;
 const BANK_ACCOUNT_MAX = 17;
 const MINIMUM_AGE = 18;
 
-/**
- * A trimmed text answer. A missing key, a non-string and an all-blank string all read `required`: to a person
- * they are the same empty field. The required check aborts so an empty field shows only that message.
- */
-function requiredText(required: string) {
-  return z.string({ error: required }).trim().min(1, { error: required, abort: true });
-}
-
 function cappedText(required: string, label: string, max: number) {
   return requiredText(required).max(max, { error: maxLengthMessage(label, max) });
 }
-
-// Field schemas shared by several forms.
-
-/** A ZIP code: five digits after trimming. */
-export const ZipCodeSchema = requiredText(ZIP_CODE_REQUIRED).regex(/^\d{5}$/, { error: ZIP_CODE_LENGTH });
-
-/** An email address, trimmed. */
-export const EmailSchema = requiredText(EMAIL_REQUIRED)
-  .max(EMAIL_MAX, { error: EMAIL_INVALID })
-  .regex(z.regexes.email, { error: EMAIL_INVALID });
 
 /** What the masked input sends, '(212)-555-1234', or what an API client sends, '2125551234'. */
 const PHONE_SHAPE = /^(?:\(\d{3}\)-\d{3}-\d{4}|\d{10})$/;
@@ -139,53 +125,11 @@ export const WorkPhoneSchema = requiredText(PHONE_REQUIRED)
 /** Spec §5: letters, digits, spaces and - / ' ( ) & only. */
 const STREET_ADDRESS_CHARACTERS = /^[A-Za-z0-9 \-/'()&]+$/;
 
-// The landing form.
-
-/**
- * The landing form (spec §2): amount, loan reason and ZIP code, plus the email of a deep link
- * (`?email=&loan_reason=`) when the visitor arrived with one, so the new lead starts pre-filled.
- */
-export const LandingSchema = z.object({
-  amount: LoanAmountSchema,
-  loanReason: LoanReasonSchema,
-  zipCode: ZipCodeSchema,
-  email: EmailSchema.optional(),
-});
-export type Landing = z.input<typeof LandingSchema>;
-export type LandingPayload = z.output<typeof LandingSchema>;
+// The landing form's schemas live in landing.ts (kept out of the first screen's bundle); re-exported here.
+export { EmailSchema, LandingSchema, STEP_NAMES, StepNameSchema, ZipCodeSchema };
+export type { Landing, LandingPayload, StepName };
 
 // The steps.
-
-/** The wizard's screens in order; each name is also the screen's route ('/lgname'). */
-export const STEP_NAMES = [
-  'lgname',
-  'email',
-  'cellphone',
-  'besttimecontact',
-  'dob',
-  'address',
-  'hometime',
-  'ownhome',
-  'incomesource',
-  'emptime',
-  'unsecureddebtamount',
-  'payfreequency',
-  'grossincome',
-  'nextpaydate',
-  'empinfor',
-  'workphone',
-  'deposit',
-  'aba',
-  'banktype',
-  'banktime',
-  'bankaccount',
-  'driverid',
-  'owncar',
-  'creditscore',
-  'ssn',
-] as const;
-export const StepNameSchema = z.enum(STEP_NAMES);
-export type StepName = z.infer<typeof StepNameSchema>;
 
 /** A step's schema: a zod object over client field names only. */
 type StepObject = z.ZodObject<{ [K in ClientField]?: z.ZodType }>;

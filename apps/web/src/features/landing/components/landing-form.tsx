@@ -10,7 +10,7 @@ import {
   LOAN_REASONS,
   type LoanReason,
 } from '@funnel/contracts/options';
-import { LandingSchema } from '@funnel/contracts/steps';
+import { LandingSchema } from '@funnel/contracts/landing';
 import { focusFirstInvalid } from '@/components/form/focus-first-invalid';
 import { SelectField } from '@/components/form/select-field';
 import { ZipCodeField } from '@/components/form/zip-code-field';

@@ -1,6 +1,6 @@
 import { DeepLinkLeadRequestSchema, type DeepLinkLeadRequest } from '@funnel/contracts/api';
 import { LoanReasonSchema, type LoanReason } from '@funnel/contracts/options';
-import { EmailSchema } from '@funnel/contracts/steps';
+import { EmailSchema } from '@funnel/contracts/landing';
 
 export interface DeepLink {
   /** The lead to pre-fill, when the link carries a valid email and loan reason. */

@@ -1,0 +1,70 @@
+// The landing form and the fields it shares with the steps, apart from the step registry: the first screen
+// loads this module, and must not load every step's rules with it (the phone metadata alone is ~35 kB).
+import * as z from 'zod';
+import { EMAIL_INVALID, EMAIL_REQUIRED, ZIP_CODE_LENGTH, ZIP_CODE_REQUIRED } from './messages.js';
+import { LoanAmountSchema, LoanReasonSchema } from './options.js';
+
+/** RFC 5321's limit on a forward path. */
+const EMAIL_MAX = 254;
+
+/**
+ * A trimmed text answer. A missing key, a non-string and an all-blank string all read `required`: to a person
+ * they are the same empty field. The required check aborts so an empty field shows only that message.
+ */
+export function requiredText(required: string) {
+  return z.string({ error: required }).trim().min(1, { error: required, abort: true });
+}
+
+// Field schemas shared by several forms.
+
+/** A ZIP code: five digits after trimming. */
+export const ZipCodeSchema = requiredText(ZIP_CODE_REQUIRED).regex(/^\d{5}$/, { error: ZIP_CODE_LENGTH });
+
+/** An email address, trimmed. */
+export const EmailSchema = requiredText(EMAIL_REQUIRED)
+  .max(EMAIL_MAX, { error: EMAIL_INVALID })
+  .regex(z.regexes.email, { error: EMAIL_INVALID });
+
+/**
+ * The landing form (spec §2): amount, loan reason and ZIP code, plus the email of a deep link
+ * (`?email=&loan_reason=`) when the visitor arrived with one, so the new lead starts pre-filled.
+ */
+export const LandingSchema = z.object({
+  amount: LoanAmountSchema,
+  loanReason: LoanReasonSchema,
+  zipCode: ZipCodeSchema,
+  email: EmailSchema.optional(),
+});
+export type Landing = z.input<typeof LandingSchema>;
+export type LandingPayload = z.output<typeof LandingSchema>;
+
+/** The wizard's screens in order; each name is also the screen's route ('/lgname'). */
+export const STEP_NAMES = [
+  'lgname',
+  'email',
+  'cellphone',
+  'besttimecontact',
+  'dob',
+  'address',
+  'hometime',
+  'ownhome',
+  'incomesource',
+  'emptime',
+  'unsecureddebtamount',
+  'payfreequency',
+  'grossincome',
+  'nextpaydate',
+  'empinfor',
+  'workphone',
+  'deposit',
+  'aba',
+  'banktype',
+  'banktime',
+  'bankaccount',
+  'driverid',
+  'owncar',
+  'creditscore',
+  'ssn',
+] as const;
+export const StepNameSchema = z.enum(STEP_NAMES);
+export type StepName = z.infer<typeof StepNameSchema>;
