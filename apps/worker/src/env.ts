@@ -32,6 +32,9 @@ export const EnvSchema = z
     NO_LENDER_FALLBACK_URL: z.string().url().optional(),
     /** How long a job may stay locked by a worker that stopped answering before another takes it over. */
     STALLED_INTERVAL_MS: z.coerce.number().int().positive().default(30000),
+    /** How often the reconciler looks for leads in impossible states, and how late a pending lead may be. */
+    RECONCILE_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
+    RECONCILE_DEADLINE_GRACE_MS: z.coerce.number().int().nonnegative().default(30000),
     LOCK_DURATION_MS: z.coerce.number().int().positive().default(30000),
     /** The BFF's suppression-list key: the worker checks opt-outs before any mailing-list sync or cross-sell. */
     SUPPRESSION_HASH_SECRET: z.string().min(32, 'the suppression hash secret needs 32+ characters'),

@@ -12,6 +12,8 @@ import { createFollowUpWorkers } from './follow-up-workers.js';
 import { OutboundHttp } from './outbound-http.js';
 import { LenderClient } from './lender-client.js';
 import { createPartnerWebhookNotifier } from './partner-webhook-notifier.js';
+import { createReconciler } from './reconciler.js';
+import { startReconcilerWorker } from './reconciler-worker.js';
 import { createSubmissionWorker } from './submission-worker.js';
 import { createWebhookDeliveryWorker } from './webhook-delivery-worker.js';
 import { WebhookSender } from './webhook-sender.js';
@@ -97,6 +99,15 @@ const scheduleFinalOutcomeFollowUps = createFinalOutcomeFollowUps({
   retainCertificates: trustedForm !== undefined,
 });
 
+const onFinalOutcome = async (leadId: string) => {
+  await notifyPartner(leadId);
+  await scheduleFinalOutcomeFollowUps(leadId);
+};
+const submissionQueue = new Queue(JOBS.submitLead.queue, {
+  connection,
+  prefix: queuePrefix(env.REDIS_KEY_PREFIX),
+});
+
 const worker = createSubmissionWorker(
   {
     store,
@@ -106,10 +117,7 @@ const worker = createSubmissionWorker(
     noLenderFallbackUrl: env.NO_LENDER_FALLBACK_URL,
     now: Date.now,
     logger,
-    onFinalOutcome: async (leadId) => {
-      await notifyPartner(leadId);
-      await scheduleFinalOutcomeFollowUps(leadId);
-    },
+    onFinalOutcome,
   },
   {
     connection,
@@ -119,6 +127,21 @@ const worker = createSubmissionWorker(
     lockDurationMs: env.LOCK_DURATION_MS,
   },
 );
+const reconciler = await startReconcilerWorker(
+  createReconciler({
+    store,
+    redis: connection,
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    submissionQueue,
+    outboxAgeMs: 5000,
+    deadlineGraceMs: env.RECONCILE_DEADLINE_GRACE_MS,
+    noLenderFallbackUrl: env.NO_LENDER_FALLBACK_URL,
+    now: Date.now,
+    logger,
+    onFinalOutcome,
+  }),
+  { connection, keyPrefix: env.REDIS_KEY_PREFIX, everyMs: env.RECONCILE_INTERVAL_MS, logger },
+);
 logger.info(
   { lenderNetwork: new URL(env.LENDER_NETWORK_URL).origin, concurrency: env.WORKER_CONCURRENCY },
   'worker started',
@@ -127,7 +150,12 @@ logger.info(
 // Active jobs finish first (BullMQ waits for them), then the connections close.
 closeOnSignals(
   async () => {
-    await Promise.all([worker.close(), webhookWorker.close(), ...followUpWorkers.map((w) => w.close())]);
+    await Promise.all([
+      worker.close(),
+      reconciler.worker.close(),
+      webhookWorker.close(),
+      ...followUpWorkers.map((w) => w.close()),
+    ]);
     await Promise.all([
       lender.close(),
       webhookSender.close(),
@@ -135,6 +163,8 @@ closeOnSignals(
       outbound.close(),
       purgeQueue.close(),
       retainQueue.close(),
+      submissionQueue.close(),
+      reconciler.queue.close(),
     ]);
     await connection.quit();
   },
