@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { closeOnSignals } from '@funnel/server-runtime/shutdown';
+import { watchRedis } from '@funnel/server-runtime/redis-watch';
 import { pino } from 'pino';
 import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
@@ -23,7 +24,8 @@ const logger = pino({ level: env.LOG_LEVEL });
 
 // BullMQ needs `maxRetriesPerRequest: null` on worker connections: it blocks on Redis and must wait out restarts.
 const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
-connection.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+// One warning when Redis goes away and one when it is back, not a line per reconnection attempt.
+const redisWatch = watchRedis(connection, logger, 'worker');
 
 const store = new LeadStore(connection, new FieldCipher(env.FIELD_ENCRYPTION_KEYS), {
   keyPrefix: env.REDIS_KEY_PREFIX,
@@ -120,6 +122,7 @@ const worker = createSubmissionWorker(
     onFinalOutcome,
   },
   {
+    redisUp: () => redisWatch.up,
     connection,
     keyPrefix: env.REDIS_KEY_PREFIX,
     concurrency: env.WORKER_CONCURRENCY,

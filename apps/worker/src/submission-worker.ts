@@ -13,6 +13,8 @@ export interface SubmissionWorkerOptions {
   concurrency: number;
   stalledIntervalMs: number;
   lockDurationMs: number;
+  /** While Redis is down the worker's own errors are the outage's echo: logged once by the watcher. */
+  redisUp?: () => boolean;
 }
 
 /**
@@ -33,12 +35,22 @@ export function createSubmissionWorker(deps: SubmitLeadDeps, options: Submission
     },
   );
 
-  worker.on('error', (err) => deps.logger.error({ err }, 'submission worker error'));
+  worker.on('error', (err) => {
+    if (options.redisUp && !options.redisUp()) return;
+    deps.logger.error({ err }, 'submission worker error');
+  });
   worker.on('failed', (job, err) => {
     if (!job) return;
     const finalFailure = err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
-    deps.logger.error({ jobId: job.id, err: err.message, finalFailure }, 'submission job failed');
-    if (!finalFailure) return;
+    if (!finalFailure) {
+      // Retried with backoff: worth a warning, not a person's attention.
+      deps.logger.warn(
+        { jobId: job.id, err: err.message, attempt: job.attemptsMade },
+        'submission job will retry',
+      );
+      return;
+    }
+    deps.logger.error({ jobId: job.id, err: err.message }, 'submission job failed for good');
     const parsed = SubmitLeadJobSchema.safeParse(job.data);
     if (!parsed.success) return;
     void deps.store

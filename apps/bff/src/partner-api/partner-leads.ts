@@ -77,6 +77,9 @@ export class PartnerLeads {
       // The lead and the key's binding are written in one step, so a failed request created nothing: free the
       // key. If Redis is down this fails too, and a retry takes the stale claim over after a few seconds.
       await idempotency.release(claim).catch(() => undefined);
+      // Names the lead in the error line: a lead may exist under this id if the failure came after its creation.
+      if (error instanceof Error && !(error instanceof HttpError))
+        Object.assign(error, { leadId: claim.leadId });
       throw error;
     }
   }

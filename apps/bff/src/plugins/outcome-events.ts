@@ -26,8 +26,14 @@ export default fp(
   async (app) => {
     const listeners = new Map<string, Set<OutcomeListener>>();
     let size = 0;
-    const subscriber = app.redis.duplicate();
-    subscriber.on('error', (err) => app.log.warn({ err: err.message }, 'outcome subscriber error'));
+    // A subscriber waits out outages (it resubscribes on reconnection); the main connection logs them.
+    const subscriber = app.redis.duplicate({
+      lazyConnect: false,
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: null,
+      commandTimeout: undefined,
+    });
+    subscriber.on('error', () => undefined);
     await subscriber.subscribe(app.leadStore.outcomeChannel);
 
     subscriber.on('message', (_channel, message) => {
