@@ -39,6 +39,7 @@ const lender = new LenderClient({
   connectTimeoutMs: env.LENDER_CONNECT_TIMEOUT_MS,
   headersTimeoutMs: env.LENDER_HEADERS_TIMEOUT_MS,
   bodyTimeoutMs: env.LENDER_BODY_TIMEOUT_MS,
+  pingTimeoutMs: Math.min(env.LENDER_PING_TIMEOUT_MS, env.POLL_INTERVAL_MS),
 });
 
 // Partner webhooks: few, small and mostly waiting on the partner, so a modest concurrency is plenty.
@@ -119,6 +120,7 @@ const worker = createSubmissionWorker(
     noLenderFallbackUrl: env.NO_LENDER_FALLBACK_URL,
     now: Date.now,
     logger,
+    postClaimMs: env.LENDER_CONNECT_TIMEOUT_MS + env.LENDER_HEADERS_TIMEOUT_MS + 1000,
     onFinalOutcome,
   },
   {

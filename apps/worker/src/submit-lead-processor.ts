@@ -18,14 +18,16 @@ export interface SubmitLeadDeps {
   noLenderFallbackUrl?: string | undefined;
   now: () => number;
   logger: Logger;
+  /**
+   * How long a post claim holds: the post's own timeouts and a little more. It must not outlive the job's lock
+   * by much, or a crashed worker's leads wait for it to lapse after the job has already come back.
+   */
+  postClaimMs: number;
   /** Called once the lead's outcome is final (again on a retry: it must be idempotent), e.g. partner webhooks. */
   onFinalOutcome: (leadId: string) => Promise<void>;
 }
 
 export type SubmitLeadResult = { outcome: LeadOutcome['outcome'] } | { skipped: string };
-
-// Long enough for one post with its timeouts; a crashed holder frees it by itself.
-const POST_CLAIM_MS = 60_000;
 
 /**
  * One run of a lead's submission job. The job holds only the lead id; where the lead stands lives on the lead
@@ -61,7 +63,7 @@ export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
 
     try {
       if (!submission.upstreamLeadId) {
-        if (!(await deps.store.claimPost(leadId, POST_CLAIM_MS))) {
+        if (!(await deps.store.claimPost(leadId, deps.postClaimMs))) {
           log.warn('another worker is posting this lead; checking again shortly');
         } else {
           try {
