@@ -13,6 +13,7 @@ import { createFollowUpWorkers } from './follow-up-workers.js';
 import { OutboundHttp } from './outbound-http.js';
 import { LenderClient } from './lender-client.js';
 import { createPartnerWebhookNotifier } from './partner-webhook-notifier.js';
+import { WorkerMetrics, startHealthServer } from './metrics.js';
 import { createReconciler } from './reconciler.js';
 import { startReconcilerWorker } from './reconciler-worker.js';
 import { createSubmissionWorker } from './submission-worker.js';
@@ -25,7 +26,9 @@ const logger = pino({ level: env.LOG_LEVEL });
 // BullMQ needs `maxRetriesPerRequest: null` on worker connections: it blocks on Redis and must wait out restarts.
 const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
 // One warning when Redis goes away and one when it is back, not a line per reconnection attempt.
-const redisWatch = watchRedis(connection, logger, 'worker');
+const redisWatch = watchRedis(connection, logger, 'worker', (up) => metrics?.redisUp.set(up ? 1 : 0));
+// eslint-disable-next-line prefer-const -- assigned once the queues exist
+let metrics: WorkerMetrics | undefined;
 
 const store = new LeadStore(connection, new FieldCipher(env.FIELD_ENCRYPTION_KEYS), {
   keyPrefix: env.REDIS_KEY_PREFIX,
@@ -39,6 +42,10 @@ const lender = new LenderClient({
   connectTimeoutMs: env.LENDER_CONNECT_TIMEOUT_MS,
   headersTimeoutMs: env.LENDER_HEADERS_TIMEOUT_MS,
   bodyTimeoutMs: env.LENDER_BODY_TIMEOUT_MS,
+  observe: (endpoint, result, seconds) => {
+    metrics?.upstreamCalls.inc({ endpoint, result });
+    metrics?.upstreamSeconds.observe({ endpoint }, seconds);
+  },
   pingTimeoutMs: Math.min(env.LENDER_PING_TIMEOUT_MS, env.POLL_INTERVAL_MS),
 });
 
@@ -120,6 +127,13 @@ const worker = createSubmissionWorker(
     noLenderFallbackUrl: env.NO_LENDER_FALLBACK_URL,
     now: Date.now,
     logger,
+    observe: {
+      decided: (outcome, seconds) => {
+        metrics?.decided.inc({ outcome });
+        metrics?.submitToDecision.observe(seconds);
+      },
+      pollLateness: (seconds) => metrics?.pollLateness.observe(seconds),
+    },
     postClaimMs: env.LENDER_CONNECT_TIMEOUT_MS + env.LENDER_HEADERS_TIMEOUT_MS + 1000,
     onFinalOutcome,
   },
@@ -144,11 +158,29 @@ const reconciler = await startReconcilerWorker(
     now: Date.now,
     logger,
     onFinalOutcome,
+    onRepair: (kind) => metrics?.repairs.inc({ kind }),
   }),
   { connection, keyPrefix: env.REDIS_KEY_PREFIX, everyMs: env.RECONCILE_INTERVAL_MS, logger },
 );
+const followUpQueues = [
+  JOBS.mailingListSync,
+  JOBS.crossSellForward,
+  JOBS.trustedFormRetain,
+  JOBS.sensitiveDataPurge,
+].map((job) => new Queue(job.queue, { connection, prefix: queuePrefix(env.REDIS_KEY_PREFIX) }));
+metrics = new WorkerMetrics([submissionQueue, webhookQueue, reconciler.queue, ...followUpQueues]);
+metrics.redisUp.set(redisWatch.up || connection.status === 'ready' ? 1 : 0);
+const health = await startHealthServer(
+  env.WORKER_METRICS_PORT,
+  metrics,
+  () => redisWatch.up || connection.status === 'ready',
+);
 logger.info(
-  { lenderNetwork: new URL(env.LENDER_NETWORK_URL).origin, concurrency: env.WORKER_CONCURRENCY },
+  {
+    healthPort: health.port,
+    lenderNetwork: new URL(env.LENDER_NETWORK_URL).origin,
+    concurrency: env.WORKER_CONCURRENCY,
+  },
   'worker started',
 );
 
@@ -169,6 +201,8 @@ closeOnSignals(
       purgeQueue.close(),
       retainQueue.close(),
       submissionQueue.close(),
+      ...followUpQueues.map((queue) => queue.close()),
+      new Promise((resolve) => health.server.close(resolve)),
       reconciler.queue.close(),
     ]);
     await connection.quit();

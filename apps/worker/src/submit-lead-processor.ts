@@ -23,9 +23,21 @@ export interface SubmitLeadDeps {
    * by much, or a crashed worker's leads wait for it to lapse after the job has already come back.
    */
   postClaimMs: number;
+  /** Metrics hooks: a final outcome this run stored, and how late a poll ran after it was due. */
+  observe?: {
+    decided(outcome: string, submitToDecisionSeconds: number): void;
+    pollLateness(seconds: number): void;
+  };
   /** Called once the lead's outcome is final (again on a retry: it must be idempotent), e.g. partner webhooks. */
   onFinalOutcome: (leadId: string) => Promise<void>;
 }
+
+// When this process expects each of its delayed polls to run, for the poll-lateness metric. A poll picked up by
+// another worker is simply not measured here; entries are dropped when read or when the map grows too big.
+const pollsDue = new Map<string, number>();
+setInterval(() => {
+  if (pollsDue.size > 100_000) pollsDue.clear();
+}, 60_000).unref();
 
 export type SubmitLeadResult = { outcome: LeadOutcome['outcome'] } | { skipped: string };
 
@@ -41,6 +53,11 @@ export type SubmitLeadResult = { outcome: LeadOutcome['outcome'] } | { skipped: 
 export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
   return async function processSubmitLead(job: Job, token?: string): Promise<SubmitLeadResult> {
     const { leadId } = SubmitLeadJobSchema.parse(job.data);
+    const due = pollsDue.get(leadId);
+    if (due !== undefined) {
+      pollsDue.delete(leadId);
+      deps.observe?.pollLateness(Math.max(0, deps.now() - due) / 1000);
+    }
     const log = deps.logger.child({ leadId, jobId: job.id });
     const lead = await deps.store.get(leadId);
     if (!lead) return { skipped: 'lead no longer exists' };
@@ -55,6 +72,9 @@ export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
     const finish = async (outcome: NewOutcome): Promise<SubmitLeadResult> => {
       const stored = await deps.store.setOutcome(leadId, outcome);
       log.info({ outcome: stored?.outcome, reason: outcome.reason }, 'lead decided');
+      if (stored && isFinalOutcome(stored.outcome) && stored.outcome === outcome.outcome) {
+        deps.observe?.decided(stored.outcome, (deps.now() - Date.parse(submission.submittedAt)) / 1000);
+      }
       if (stored && isFinalOutcome(stored.outcome)) await deps.onFinalOutcome(leadId);
       return stored ? { outcome: stored.outcome } : { skipped: 'lead no longer exists' };
     };
@@ -105,7 +125,9 @@ export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
       // A failed poll is retried at the next tick; the deadline bounds how long that can go on.
     }
 
-    await job.moveToDelayed(Math.min(deps.now() + deps.pollIntervalMs, deadline), token);
+    const dueAt = Math.min(deps.now() + deps.pollIntervalMs, deadline);
+    if (deps.observe) pollsDue.set(leadId, dueAt);
+    await job.moveToDelayed(dueAt, token);
     throw new DelayedError();
   };
 }
