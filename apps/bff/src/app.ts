@@ -17,6 +17,7 @@ import partnerAuth from './plugins/partner-auth.js';
 import privacyServices from './plugins/privacy-services.js';
 import submissionQueue from './plugins/submission-queue.js';
 import redis from './plugins/redis.js';
+import metrics from './plugins/metrics.js';
 import security from './plugins/security.js';
 import webApp from './plugins/web-app.js';
 import type { ReferenceData } from './reference-data/reference-data.js';
@@ -66,6 +67,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(accessLog);
   await app.register(errorHandler);
   await app.register(redis, { url: env.REDIS_URL });
+  await app.register(metrics, {
+    openSse: () => (app.hasDecorator('outcomeEvents') ? app.outcomeEvents.size : 0),
+  });
   await app.register(security, {
     keyPrefix: env.REDIS_KEY_PREFIX,
     rateLimitEnabled: env.RATE_LIMIT_ENABLED,

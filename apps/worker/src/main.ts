@@ -170,11 +170,15 @@ const followUpQueues = [
 ].map((job) => new Queue(job.queue, { connection, prefix: queuePrefix(env.REDIS_KEY_PREFIX) }));
 metrics = new WorkerMetrics([submissionQueue, webhookQueue, reconciler.queue, ...followUpQueues]);
 metrics.redisUp.set(redisWatch.up || connection.status === 'ready' ? 1 : 0);
+// A taken port costs the operator's view, not the leads: the worker runs on and says so.
 const health = await startHealthServer(
   env.WORKER_METRICS_PORT,
   metrics,
   () => redisWatch.up || connection.status === 'ready',
-);
+).catch((err: Error) => {
+  logger.warn({ err: err.message, port: env.WORKER_METRICS_PORT }, 'health and metrics listener not started');
+  return undefined;
+});
 logger.info(
   {
     healthPort: health.port,
@@ -202,7 +206,7 @@ closeOnSignals(
       retainQueue.close(),
       submissionQueue.close(),
       ...followUpQueues.map((queue) => queue.close()),
-      new Promise((resolve) => health.server.close(resolve)),
+      new Promise((resolve) => (health ? health.server.close(resolve) : resolve(undefined))),
       reconciler.queue.close(),
     ]);
     await connection.quit();

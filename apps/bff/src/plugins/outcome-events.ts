@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { OutcomeMessageSchema } from '@funnel/contracts/jobs';
-import type { LeadOutcome } from '@funnel/contracts/lead-outcome';
+import { isFinalOutcome, type LeadOutcome } from '@funnel/contracts/lead-outcome';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,7 +44,9 @@ export default fp(
       // One read per change and process, however many tabs watch the lead.
       app.leadStore.getOutcome(parsed.data.leadId).then(
         (outcome) => {
-          if (outcome) for (const listener of forLead) listener(outcome);
+          if (!outcome) return;
+          if (isFinalOutcome(outcome.outcome)) app.metrics.decided.inc({ outcome: outcome.outcome });
+          for (const listener of forLead) listener(outcome);
         },
         (err: unknown) => app.log.warn({ err }, 'could not read a published outcome'),
       );
@@ -70,5 +72,5 @@ export default fp(
       await subscriber.quit().catch(() => subscriber.disconnect());
     });
   },
-  { name: 'outcome-events', dependencies: ['redis', 'lead-services'] },
+  { name: 'outcome-events', dependencies: ['redis', 'lead-services', 'metrics'] },
 );
