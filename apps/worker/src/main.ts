@@ -181,7 +181,7 @@ const health = await startHealthServer(
 });
 logger.info(
   {
-    healthPort: health.port,
+    healthPort: health?.port,
     lenderNetwork: new URL(env.LENDER_NETWORK_URL).origin,
     concurrency: env.WORKER_CONCURRENCY,
   },
