@@ -18,6 +18,7 @@ import privacyServices from './plugins/privacy-services.js';
 import submissionQueue from './plugins/submission-queue.js';
 import redis from './plugins/redis.js';
 import metrics from './plugins/metrics.js';
+import queueDashboard from './plugins/queue-dashboard.js';
 import security from './plugins/security.js';
 import webApp from './plugins/web-app.js';
 import type { ReferenceData } from './reference-data/reference-data.js';
@@ -100,6 +101,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(partnerAuth, { keys: env.PARTNER_API_KEYS });
 
   await app.register(healthRoutes);
+  await app.register(queueDashboard, {
+    token: env.ADMIN_API_TOKEN,
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    writable: env.ADMIN_QUEUES_WRITABLE,
+  });
   await app.register(
     async (api) => {
       await api.register(leadRoutes);
