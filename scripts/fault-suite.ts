@@ -357,6 +357,20 @@ async function main(): Promise<number> {
       `${fmt(pct(values, 50))} / ${fmt(pct(values, 99))} / ${fmt(Math.max(0, ...values))}  (n=${values.length})`;
     const fmt = (n: number) => n.toFixed(2);
 
+    // Error-level lines (pino level ≥ 50) and warnings: errors are for what needs a person.
+    const levels = (output: string) => {
+      const counts = { error: 0, warn: 0 };
+      for (const match of output.matchAll(/"level":(\d+)/g)) {
+        if (Number(match[1]) >= 50) counts.error += 1;
+        else if (Number(match[1]) === 40) counts.warn += 1;
+      }
+      return counts;
+    };
+    const bffLines = levels(bff.output());
+    const workerLines = processes
+      .filter((p) => p !== bff && p !== sandbox)
+      .map((p) => levels(p.output()))
+      .reduce((a, b) => ({ error: a.error + b.error, warn: a.warn + b.warn }), { error: 0, warn: 0 });
     const rows: Array<[string, string]> = [
       [
         'leads (funnel / partner)',
@@ -370,10 +384,20 @@ async function main(): Promise<number> {
       ['lateness after worker kill / upstream fault (s)', line(of('worker/upstream'))],
       ['lateness across the Redis outage (s)', line(of('redis'))],
       ['seconds to recover after Redis returns', fmt(recoveredS)],
+      ['log lines error / warn: BFF', `${bffLines.error} / ${bffLines.warn}`],
+      ['log lines error / warn: workers', `${workerLines.error} / ${workerLines.warn}`],
     ];
     const width = Math.max(...rows.map(([k]) => k.length));
     console.log(`\nfault suite${short ? ' (--short)' : ''}`);
     for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
+    const errorKinds = new Map<string, number>();
+    for (const p of processes.filter((p) => p !== sandbox)) {
+      for (const line of p.output().split('\n')) {
+        const match = /"level":(\d+).*"msg":"([^"]*)"/.exec(line);
+        if (match && Number(match[1]) >= 50) errorKinds.set(match[2]!, (errorKinds.get(match[2]!) ?? 0) + 1);
+      }
+    }
+    if (errorKinds.size > 0) console.log(`  error lines: ${JSON.stringify(Object.fromEntries(errorKinds))}`);
     const ok = lost === 0 && stuck === 0 && secondUpstream === 0 && keysWithTwo === 0;
     console.log(ok ? '\nPASS' : '\nFAIL');
     return ok ? 0 : 1;

@@ -62,7 +62,7 @@ const webhookSender = new WebhookSender({
 });
 const webhookWorker = createWebhookDeliveryWorker(
   { store, secrets: env.PARTNER_WEBHOOK_SECRETS, sender: webhookSender, now: Date.now, logger },
-  { connection, keyPrefix: env.REDIS_KEY_PREFIX, concurrency: WEBHOOK_CONCURRENCY },
+  { connection, keyPrefix: env.REDIS_KEY_PREFIX, concurrency: WEBHOOK_CONCURRENCY, redisWatch },
 );
 
 // A lead's follow-ups (mailing list, cross-sell, TrustedForm retain, sensitive-data purge): short third-party
@@ -90,7 +90,7 @@ const followUpWorkers = createFollowUpWorkers(
     trustedForm,
     logger,
   },
-  { connection, keyPrefix: env.REDIS_KEY_PREFIX, concurrency: FOLLOW_UP_CONCURRENCY },
+  { connection, keyPrefix: env.REDIS_KEY_PREFIX, concurrency: FOLLOW_UP_CONCURRENCY, redisWatch },
 );
 const purgeQueue = new Queue(JOBS.sensitiveDataPurge.queue, {
   connection,
@@ -138,7 +138,7 @@ const worker = createSubmissionWorker(
     onFinalOutcome,
   },
   {
-    redisUp: () => redisWatch.up,
+    redisWatch,
     connection,
     keyPrefix: env.REDIS_KEY_PREFIX,
     concurrency: env.WORKER_CONCURRENCY,

@@ -1,5 +1,6 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { isRedisOutageEcho, type RedisWatch } from '@funnel/server-runtime/redis-watch';
 import { JOBS, SubmitLeadJobSchema, queuePrefix } from '@funnel/contracts/jobs';
 import {
   createSubmitLeadProcessor,
@@ -13,8 +14,8 @@ export interface SubmissionWorkerOptions {
   concurrency: number;
   stalledIntervalMs: number;
   lockDurationMs: number;
-  /** While Redis is down the worker's own errors are the outage's echo: logged once by the watcher. */
-  redisUp?: () => boolean;
+  /** While Redis is down the worker's errors are the outage's echo, logged once by the watcher. */
+  redisWatch?: RedisWatch;
 }
 
 /**
@@ -36,7 +37,7 @@ export function createSubmissionWorker(deps: SubmitLeadDeps, options: Submission
   );
 
   worker.on('error', (err) => {
-    if (options.redisUp && !options.redisUp()) return;
+    if (isRedisOutageEcho(err, options.redisWatch)) return;
     deps.logger.error({ err }, 'submission worker error');
   });
   worker.on('failed', (job, err) => {

@@ -57,3 +57,12 @@ export function watchRedis(
     },
   };
 }
+
+const CONNECTION_ERROR =
+  /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Connection is closed|Stream isn't writeable|Command timed out|LOADING|max retries per request/i;
+
+/** True for errors that only echo a Redis outage (the watcher logs the outage once), not a fault of their own. */
+export function isRedisOutageEcho(error: unknown, watch?: RedisWatch): boolean {
+  if (watch && !watch.up) return true;
+  return error instanceof Error && CONNECTION_ERROR.test(error.message);
+}
