@@ -394,7 +394,11 @@ async function main(): Promise<number> {
     for (const p of processes.filter((p) => p !== sandbox)) {
       for (const line of p.output().split('\n')) {
         const match = /"level":(\d+).*"msg":"([^"]*)"/.exec(line);
-        if (match && Number(match[1]) >= 50) errorKinds.set(match[2]!, (errorKinds.get(match[2]!) ?? 0) + 1);
+        if (match && Number(match[1]) >= 50) {
+          const err = /"message":"([^"]{0,80})/.exec(line)?.[1] ?? '';
+          const kind = `${match[2]!}${err ? `: ${err}` : ''}`;
+          errorKinds.set(kind, (errorKinds.get(kind) ?? 0) + 1);
+        }
       }
     }
     if (errorKinds.size > 0) console.log(`  error lines: ${JSON.stringify(Object.fromEntries(errorKinds))}`);

@@ -38,6 +38,13 @@ export function createSubmissionWorker(deps: SubmitLeadDeps, options: Submission
 
   worker.on('error', (err) => {
     if (isRedisOutageEcho(err, options.redisWatch)) return;
+    // A lock lost (Redis away longer than the lock, or a blocked event loop): the stalled check hands the job
+    // to a worker again, and the lead's own state says where it stands. Worth a warning, not a person.
+    const lostLock = /could not renew lock for job (\S+)|Missing lock for job ([^.\s]+)/.exec(err.message);
+    if (lostLock) {
+      deps.logger.warn({ leadId: lostLock[1] ?? lostLock[2], err: err.message }, 'submission job lock lost');
+      return;
+    }
     deps.logger.error({ err }, 'submission worker error');
   });
   worker.on('failed', (job, err) => {
