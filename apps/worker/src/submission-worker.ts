@@ -40,9 +40,11 @@ export function createSubmissionWorker(deps: SubmitLeadDeps, options: Submission
     if (isRedisOutageEcho(err, options.redisWatch)) return;
     // A lock lost (Redis away longer than the lock, or a blocked event loop): the stalled check hands the job
     // to a worker again, and the lead's own state says where it stands. Worth a warning, not a person.
-    const lostLock = /could not renew lock for job (\S+)|Missing lock for job ([^.\s]+)/.exec(err.message);
+    const lostLock = /(?:could not renew lock|Missing lock|Lock mismatch) for job ([^.\s]+)/.exec(
+      err.message,
+    );
     if (lostLock) {
-      deps.logger.warn({ leadId: lostLock[1] ?? lostLock[2], err: err.message }, 'submission job lock lost');
+      deps.logger.warn({ leadId: lostLock[1], err: err.message }, 'submission job lock lost');
       return;
     }
     deps.logger.error({ err }, 'submission worker error');
