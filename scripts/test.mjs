@@ -1,5 +1,5 @@
 // `npm test`: every check the project has, in order of cost: types, lint and format, unit and integration
-// tests (vitest, real Redis), then browser tests (playwright-core + Debian's Chromium) against the built apps.
+// tests (vitest, real Redis), the shortened fault suite, then browser tests (playwright-core + Debian's Chromium) against the built apps.
 // Ends with one line "Tests: N passed, N failed" summing every runner.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -68,6 +68,20 @@ if (e2eFiles.length > 0) {
     ])
   )
     finish(false);
+  // The fault suite, shortened (~80 leads, about 30 s): real processes, worker kills, Redis kill -9, upstream
+  // faults; fails on a lost or stuck lead, a second upstream lead, or two leads under one idempotency key.
+  const faultsOk = step('Fault suite (--short)', process.execPath, [
+    '--conditions=source',
+    '--import',
+    'tsx',
+    'scripts/fault-suite.ts',
+    '--short',
+  ]);
+  if (faultsOk) passed += 1;
+  else {
+    failed += 1;
+    finish(false);
+  }
   const e2eReport = path.join(reportDir, 'e2e.json');
   const e2eOk = step('Browser tests (playwright-core, Chromium)', process.execPath, [
     '--import',

@@ -18,6 +18,8 @@ import partnerAuth from './plugins/partner-auth.js';
 import privacyServices from './plugins/privacy-services.js';
 import submissionQueue from './plugins/submission-queue.js';
 import redis from './plugins/redis.js';
+import metrics from './plugins/metrics.js';
+import queueDashboard from './plugins/queue-dashboard.js';
 import security from './plugins/security.js';
 import webApp from './plugins/web-app.js';
 import type { ReferenceData } from './reference-data/reference-data.js';
@@ -68,6 +70,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(accessLog);
   await app.register(errorHandler);
   await app.register(redis, { url: env.REDIS_URL });
+  await app.register(metrics, {
+    openSse: () => (app.hasDecorator('outcomeEvents') ? app.outcomeEvents.size : 0),
+  });
   await app.register(security, {
     keyPrefix: env.REDIS_KEY_PREFIX,
     rateLimitEnabled: env.RATE_LIMIT_ENABLED,
@@ -98,6 +103,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(partnerAuth, { keys: env.PARTNER_API_KEYS });
 
   await app.register(healthRoutes);
+  await app.register(queueDashboard, {
+    token: env.ADMIN_API_TOKEN,
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    writable: env.ADMIN_QUEUES_WRITABLE,
+  });
   await app.register(
     async (api) => {
       await api.register(leadRoutes);

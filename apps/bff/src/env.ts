@@ -49,6 +49,8 @@ export const EnvSchema = z
     FIELD_ENCRYPTION_KEYS: EncryptionKeysSchema,
     COOKIE_SECRETS: commaList.pipe(z.array(z.string().min(32, 'each cookie secret needs 32+ characters'))),
     COOKIE_SECURE: boolish.default(true),
+    /** bull-board at /admin/queues lets operators retry, remove and pause jobs only when true. */
+    ADMIN_QUEUES_WRITABLE: boolish.default(false),
     SUPPRESSION_HASH_SECRET: z.string().min(32, 'the suppression hash secret needs 32+ characters'),
     LEAD_TTL_DAYS: z.coerce.number().positive().default(30),
     BUSINESS_TIME_ZONE: z.string().default('America/New_York'),

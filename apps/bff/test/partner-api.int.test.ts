@@ -292,6 +292,52 @@ describe('partner API', () => {
     });
   });
 
+  describe('Idempotency-Key under failure', () => {
+    const keyName = (partnerId: string, key: string) =>
+      `${t.env.REDIS_KEY_PREFIX}partner-idempotency:${partnerId}:${createHash('sha256').update(key).digest('base64url')}`;
+
+    it('stays bound to the lead a failed request created: the retry gets that lead, never a second one', async () => {
+      const key = `crash-${randomBytes(8).toString('hex')}`;
+      const queue = t.app.submissionQueue;
+      const add = queue.add.bind(queue);
+      // The queue write fails after the lead is stored (as when Redis goes away between the two).
+      queue.add = () => Promise.reject(new Error('Connection is closed.'));
+      let failed;
+      try {
+        failed = await post(ACME.key, leadBody(), { 'idempotency-key': key });
+      } finally {
+        queue.add = add;
+      }
+      expect(failed.statusCode).toBeGreaterThanOrEqual(500);
+      const leadId = await t.redis.get(keyName('acme', key));
+      expect(leadId).toMatch(/^[\w-]{22}$/);
+      // Submitted with no job yet: the outbox holds it for the reconciler.
+      expect(await t.redis.zscore(`${t.env.REDIS_KEY_PREFIX}submission-outbox`, leadId!)).not.toBeNull();
+
+      const retry = await post(ACME.key, leadBody(), { 'idempotency-key': key });
+      expect(retry.statusCode).toBe(202);
+      expect(retry.json().leadId).toBe(leadId);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      const leads = await leadKeys();
+      expect(leads.filter((k) => k.endsWith(leadId!))).toHaveLength(1);
+    });
+
+    it('lets a retry take over a claim its dead request left, after seconds rather than a minute', async () => {
+      const key = `dead-${randomBytes(8).toString('hex')}`;
+      const fresh = `~in-progress:${Date.now()}:${'a'.repeat(22)}`;
+      await t.redis.set(keyName('acme', key), fresh, 'PX', 60_000);
+      const busy = await post(ACME.key, leadBody(), { 'idempotency-key': key });
+      expect(busy.statusCode).toBe(409);
+
+      const stale = `~in-progress:${Date.now() - 4000}:${'b'.repeat(22)}`;
+      await t.redis.set(keyName('acme', key), stale, 'PX', 60_000);
+      const taken = await post(ACME.key, leadBody(), { 'idempotency-key': key });
+      expect(taken.statusCode).toBe(202);
+      expect(await t.redis.get(keyName('acme', key))).toBe(taken.json().leadId);
+      expect(await t.redis.exists(`${t.env.REDIS_KEY_PREFIX}lead:${'b'.repeat(22)}`)).toBe(0);
+    });
+  });
+
   describe('rate limit', () => {
     it("counts each partner's requests across the API against its key's limit", async () => {
       const responses = [];

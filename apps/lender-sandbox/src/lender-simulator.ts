@@ -126,6 +126,9 @@ export class LenderSimulator {
       posts: lead.posts,
       pings: lead.pings,
       receivedAt: new Date(lead.receivedAt).toISOString(),
+      ...(lead.decision.pendingPings === 0
+        ? { decidedAt: new Date(Math.max(lead.receivedAt, lead.decision.pendingUntil)).toISOString() }
+        : {}),
       payload: lead.payload,
     };
   }

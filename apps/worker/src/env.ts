@@ -21,8 +21,10 @@ export const EnvSchema = z
     /** Sent as a bearer token when set. */
     LENDER_NETWORK_API_KEY: z.string().optional(),
     LENDER_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
-    LENDER_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(15000),
-    LENDER_BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(15000),
+    // The post may take a while; a ping must fit the 2 s poll cadence (a hung ping is retried at the next tick).
+    LENDER_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+    LENDER_BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+    LENDER_PING_TIMEOUT_MS: z.coerce.number().int().positive().default(1500),
     LENDER_CONNECTIONS: z.coerce.number().int().positive().default(64),
     POLL_INTERVAL_MS: z.coerce.number().int().positive().default(2000),
     WORKER_CONCURRENCY: z.coerce.number().int().positive().default(100),
@@ -31,8 +33,14 @@ export const EnvSchema = z
     /** Where a no-lender borrower is sent after 2 s, when configured. */
     NO_LENDER_FALLBACK_URL: z.string().url().optional(),
     /** How long a job may stay locked by a worker that stopped answering before another takes it over. */
-    STALLED_INTERVAL_MS: z.coerce.number().int().positive().default(30000),
-    LOCK_DURATION_MS: z.coerce.number().int().positive().default(30000),
+    // A SIGKILLed worker's jobs come back within lock + stalled interval (~5-7.5 s), not 30-60 s.
+    STALLED_INTERVAL_MS: z.coerce.number().int().positive().default(2500),
+    /** How often the reconciler looks for leads in impossible states, and how late a pending lead may be. */
+    RECONCILE_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
+    RECONCILE_DEADLINE_GRACE_MS: z.coerce.number().int().nonnegative().default(30000),
+    LOCK_DURATION_MS: z.coerce.number().int().positive().default(5000),
+    /** Where the worker's /healthz, /readyz and /metrics listen (0: a free port, logged at start). */
+    WORKER_METRICS_PORT: z.coerce.number().int().nonnegative().default(9464),
     /** The BFF's suppression-list key: the worker checks opt-outs before any mailing-list sync or cross-sell. */
     SUPPRESSION_HASH_SECRET: z.string().min(32, 'the suppression hash secret needs 32+ characters'),
     /** Brevo API v3 key; unset, mailing-list sync jobs are skipped. */

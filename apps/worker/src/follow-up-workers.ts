@@ -1,5 +1,6 @@
 import { Worker, type Processor } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { isRedisOutageEcho, type RedisWatch } from '@funnel/server-runtime/redis-watch';
 import type { Logger } from 'pino';
 import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
 import {
@@ -27,6 +28,8 @@ export interface FollowUpWorkerOptions {
   keyPrefix: string;
   /** Jobs processed at once per queue; these are short calls, mostly waiting on a third party. */
   concurrency: number;
+  /** While Redis is down the worker's errors are the outage's echo, logged once by the watcher. */
+  redisWatch?: RedisWatch;
 }
 
 /**
@@ -47,7 +50,10 @@ export function createFollowUpWorkers(deps: FollowUpDeps, options: FollowUpWorke
       prefix: queuePrefix(options.keyPrefix),
       concurrency: options.concurrency,
     });
-    worker.on('error', (err) => deps.logger.error({ err, queue }, 'follow-up worker error'));
+    worker.on('error', (err) => {
+      if (isRedisOutageEcho(err, options.redisWatch)) return;
+      deps.logger.error({ err, queue }, 'follow-up worker error');
+    });
     worker.on('failed', (job, err) => {
       if (!job) return;
       const finalFailure = err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);

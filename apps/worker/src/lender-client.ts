@@ -16,8 +16,16 @@ export interface LenderClientOptions {
   apiKey?: string;
   connections: number;
   connectTimeoutMs: number;
+  /** Header and body timeouts of the post, which the lender may take a while to answer. */
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
+  /**
+   * Header and body timeout of a ping: at most the poll interval, so a ping that hangs is given up and tried
+   * again at the next tick instead of holding the lead's outcome back.
+   */
+  pingTimeoutMs?: number;
+  /** Told of every call: which endpoint, how it ended ('ok', 'http_5xx', 'timeout', ...) and how long it took. */
+  observe?: (endpoint: 'submit' | 'ping', result: string, seconds: number) => void;
 }
 
 /**
@@ -41,12 +49,31 @@ export class LenderClient {
   }
 
   submit(payload: SubmissionPayload): Promise<SubmitResponse> {
-    return this.call('POST', LENDER_NETWORK_PATHS.submit, SubmitResponseSchema, JSON.stringify(payload));
+    return this.observed('submit', () =>
+      this.call('POST', LENDER_NETWORK_PATHS.submit, SubmitResponseSchema, JSON.stringify(payload)),
+    );
   }
 
   ping(query: PingQuery): Promise<PingResponse> {
     const search = new URLSearchParams(query).toString();
-    return this.call('GET', `${LENDER_NETWORK_PATHS.ping}?${search}`, PingResponseSchema);
+    const timeout = this.options.pingTimeoutMs;
+    return this.observed('ping', () =>
+      this.call('GET', `${LENDER_NETWORK_PATHS.ping}?${search}`, PingResponseSchema, undefined, timeout),
+    );
+  }
+
+  private async observed<T>(endpoint: 'submit' | 'ping', call: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    let result = 'ok';
+    try {
+      return await call();
+    } catch (error) {
+      const kind = (error as { kind?: unknown } | undefined)?.kind;
+      result = typeof kind === 'string' ? kind : 'error';
+      throw error;
+    } finally {
+      this.options.observe?.(endpoint, result, (performance.now() - started) / 1000);
+    }
   }
 
   async close(): Promise<void> {
@@ -58,6 +85,7 @@ export class LenderClient {
     path: string,
     schema: T,
     body?: string,
+    timeoutMs?: number,
   ): Promise<z.output<T>> {
     let statusCode: number;
     let text: string;
@@ -71,30 +99,59 @@ export class LenderClient {
           ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
         },
         ...(body ? { body } : {}),
+        ...(timeoutMs ? { headersTimeout: timeoutMs, bodyTimeout: timeoutMs } : {}),
       });
       statusCode = response.statusCode;
       text = await response.body.text();
     } catch (error) {
-      throw new RetryableLenderError(`${method} ${path.split('?')[0]}: ${describe(error)}`);
+      throw tagged(
+        new RetryableLenderError(`${method} ${path.split('?')[0]}: ${describe(error)}`),
+        kindOf(error),
+      );
     }
     if (statusCode === 429 || statusCode >= 500) {
-      throw new RetryableLenderError(`${method} ${path.split('?')[0]} answered ${statusCode}`);
+      throw tagged(
+        new RetryableLenderError(`${method} ${path.split('?')[0]} answered ${statusCode}`),
+        statusCode === 429 ? 'http_429' : 'http_5xx',
+      );
     }
     if (statusCode >= 400) {
-      throw new FinalLenderError(`${method} ${path.split('?')[0]} answered ${statusCode}`, statusCode);
+      throw tagged(
+        new FinalLenderError(`${method} ${path.split('?')[0]} answered ${statusCode}`, statusCode),
+        'http_4xx',
+      );
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new RetryableLenderError(`${method} ${path.split('?')[0]} answered malformed JSON`);
+      throw tagged(
+        new RetryableLenderError(`${method} ${path.split('?')[0]} answered malformed JSON`),
+        'malformed',
+      );
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      throw new RetryableLenderError(`${method} ${path.split('?')[0]} answered an unexpected shape`);
+      throw tagged(
+        new RetryableLenderError(`${method} ${path.split('?')[0]} answered an unexpected shape`),
+        'malformed',
+      );
     }
     return parsed.data;
   }
+}
+
+/** Notes how a call failed, for the upstream-calls metric. */
+function tagged<E extends Error>(error: E, kind: string): E {
+  return Object.assign(error, { kind });
+}
+
+function kindOf(error: unknown): string {
+  const code = error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? '') : '';
+  if (/TIMEOUT/.test(code)) return 'timeout';
+  if (/ECONNRESET|UND_ERR_SOCKET|EPIPE/.test(code)) return 'reset';
+  if (/ECONNREFUSED/.test(code)) return 'refused';
+  return 'network';
 }
 
 function describe(error: unknown): string {

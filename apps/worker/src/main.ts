@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { closeOnSignals } from '@funnel/server-runtime/shutdown';
+import { watchRedis } from '@funnel/server-runtime/redis-watch';
 import { pino } from 'pino';
 import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
@@ -12,6 +13,9 @@ import { createFollowUpWorkers } from './follow-up-workers.js';
 import { OutboundHttp } from './outbound-http.js';
 import { LenderClient } from './lender-client.js';
 import { createPartnerWebhookNotifier } from './partner-webhook-notifier.js';
+import { WorkerMetrics, startHealthServer } from './metrics.js';
+import { createReconciler } from './reconciler.js';
+import { startReconcilerWorker } from './reconciler-worker.js';
 import { createSubmissionWorker } from './submission-worker.js';
 import { createWebhookDeliveryWorker } from './webhook-delivery-worker.js';
 import { WebhookSender } from './webhook-sender.js';
@@ -21,7 +25,10 @@ const logger = pino({ level: env.LOG_LEVEL });
 
 // BullMQ needs `maxRetriesPerRequest: null` on worker connections: it blocks on Redis and must wait out restarts.
 const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
-connection.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+// One warning when Redis goes away and one when it is back, not a line per reconnection attempt.
+const redisWatch = watchRedis(connection, logger, 'worker', (up) => metrics?.redisUp.set(up ? 1 : 0));
+// eslint-disable-next-line prefer-const -- assigned once the queues exist
+let metrics: WorkerMetrics | undefined;
 
 const store = new LeadStore(connection, new FieldCipher(env.FIELD_ENCRYPTION_KEYS), {
   keyPrefix: env.REDIS_KEY_PREFIX,
@@ -35,6 +42,11 @@ const lender = new LenderClient({
   connectTimeoutMs: env.LENDER_CONNECT_TIMEOUT_MS,
   headersTimeoutMs: env.LENDER_HEADERS_TIMEOUT_MS,
   bodyTimeoutMs: env.LENDER_BODY_TIMEOUT_MS,
+  observe: (endpoint, result, seconds) => {
+    metrics?.upstreamCalls.inc({ endpoint, result });
+    metrics?.upstreamSeconds.observe({ endpoint }, seconds);
+  },
+  pingTimeoutMs: Math.min(env.LENDER_PING_TIMEOUT_MS, env.POLL_INTERVAL_MS),
 });
 
 // Partner webhooks: few, small and mostly waiting on the partner, so a modest concurrency is plenty.
@@ -50,7 +62,7 @@ const webhookSender = new WebhookSender({
 });
 const webhookWorker = createWebhookDeliveryWorker(
   { store, secrets: env.PARTNER_WEBHOOK_SECRETS, sender: webhookSender, now: Date.now, logger },
-  { connection, keyPrefix: env.REDIS_KEY_PREFIX, concurrency: WEBHOOK_CONCURRENCY },
+  { connection, keyPrefix: env.REDIS_KEY_PREFIX, concurrency: WEBHOOK_CONCURRENCY, redisWatch },
 );
 
 // A lead's follow-ups (mailing list, cross-sell, TrustedForm retain, sensitive-data purge): short third-party
@@ -78,7 +90,7 @@ const followUpWorkers = createFollowUpWorkers(
     trustedForm,
     logger,
   },
-  { connection, keyPrefix: env.REDIS_KEY_PREFIX, concurrency: FOLLOW_UP_CONCURRENCY },
+  { connection, keyPrefix: env.REDIS_KEY_PREFIX, concurrency: FOLLOW_UP_CONCURRENCY, redisWatch },
 );
 const purgeQueue = new Queue(JOBS.sensitiveDataPurge.queue, {
   connection,
@@ -97,6 +109,15 @@ const scheduleFinalOutcomeFollowUps = createFinalOutcomeFollowUps({
   retainCertificates: trustedForm !== undefined,
 });
 
+const onFinalOutcome = async (leadId: string) => {
+  await notifyPartner(leadId);
+  await scheduleFinalOutcomeFollowUps(leadId);
+};
+const submissionQueue = new Queue(JOBS.submitLead.queue, {
+  connection,
+  prefix: queuePrefix(env.REDIS_KEY_PREFIX),
+});
+
 const worker = createSubmissionWorker(
   {
     store,
@@ -106,12 +127,18 @@ const worker = createSubmissionWorker(
     noLenderFallbackUrl: env.NO_LENDER_FALLBACK_URL,
     now: Date.now,
     logger,
-    onFinalOutcome: async (leadId) => {
-      await notifyPartner(leadId);
-      await scheduleFinalOutcomeFollowUps(leadId);
+    observe: {
+      decided: (outcome, seconds) => {
+        metrics?.decided.inc({ outcome });
+        metrics?.submitToDecision.observe(seconds);
+      },
+      pollLateness: (seconds) => metrics?.pollLateness.observe(seconds),
     },
+    postClaimMs: env.LENDER_CONNECT_TIMEOUT_MS + env.LENDER_HEADERS_TIMEOUT_MS + 1000,
+    onFinalOutcome,
   },
   {
+    redisWatch,
     connection,
     keyPrefix: env.REDIS_KEY_PREFIX,
     concurrency: env.WORKER_CONCURRENCY,
@@ -119,15 +146,57 @@ const worker = createSubmissionWorker(
     lockDurationMs: env.LOCK_DURATION_MS,
   },
 );
+const reconciler = await startReconcilerWorker(
+  createReconciler({
+    store,
+    redis: connection,
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    submissionQueue,
+    outboxAgeMs: 5000,
+    deadlineGraceMs: env.RECONCILE_DEADLINE_GRACE_MS,
+    noLenderFallbackUrl: env.NO_LENDER_FALLBACK_URL,
+    now: Date.now,
+    logger,
+    onFinalOutcome,
+    onRepair: (kind) => metrics?.repairs.inc({ kind }),
+  }),
+  { connection, keyPrefix: env.REDIS_KEY_PREFIX, everyMs: env.RECONCILE_INTERVAL_MS, logger },
+);
+const followUpQueues = [
+  JOBS.mailingListSync,
+  JOBS.crossSellForward,
+  JOBS.trustedFormRetain,
+  JOBS.sensitiveDataPurge,
+].map((job) => new Queue(job.queue, { connection, prefix: queuePrefix(env.REDIS_KEY_PREFIX) }));
+metrics = new WorkerMetrics([submissionQueue, webhookQueue, reconciler.queue, ...followUpQueues]);
+metrics.redisUp.set(redisWatch.up || connection.status === 'ready' ? 1 : 0);
+// A taken port costs the operator's view, not the leads: the worker runs on and says so.
+const health = await startHealthServer(
+  env.WORKER_METRICS_PORT,
+  metrics,
+  () => redisWatch.up || connection.status === 'ready',
+).catch((err: Error) => {
+  logger.warn({ err: err.message, port: env.WORKER_METRICS_PORT }, 'health and metrics listener not started');
+  return undefined;
+});
 logger.info(
-  { lenderNetwork: new URL(env.LENDER_NETWORK_URL).origin, concurrency: env.WORKER_CONCURRENCY },
+  {
+    healthPort: health?.port,
+    lenderNetwork: new URL(env.LENDER_NETWORK_URL).origin,
+    concurrency: env.WORKER_CONCURRENCY,
+  },
   'worker started',
 );
 
 // Active jobs finish first (BullMQ waits for them), then the connections close.
 closeOnSignals(
   async () => {
-    await Promise.all([worker.close(), webhookWorker.close(), ...followUpWorkers.map((w) => w.close())]);
+    await Promise.all([
+      worker.close(),
+      reconciler.worker.close(),
+      webhookWorker.close(),
+      ...followUpWorkers.map((w) => w.close()),
+    ]);
     await Promise.all([
       lender.close(),
       webhookSender.close(),
@@ -135,6 +204,10 @@ closeOnSignals(
       outbound.close(),
       purgeQueue.close(),
       retainQueue.close(),
+      submissionQueue.close(),
+      ...followUpQueues.map((queue) => queue.close()),
+      new Promise((resolve) => (health ? health.server.close(resolve) : resolve(undefined))),
+      reconciler.queue.close(),
     ]);
     await connection.quit();
   },

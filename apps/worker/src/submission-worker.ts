@@ -1,5 +1,6 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { isRedisOutageEcho, type RedisWatch } from '@funnel/server-runtime/redis-watch';
 import { JOBS, SubmitLeadJobSchema, queuePrefix } from '@funnel/contracts/jobs';
 import {
   createSubmitLeadProcessor,
@@ -13,6 +14,8 @@ export interface SubmissionWorkerOptions {
   concurrency: number;
   stalledIntervalMs: number;
   lockDurationMs: number;
+  /** While Redis is down the worker's errors are the outage's echo, logged once by the watcher. */
+  redisWatch?: RedisWatch;
 }
 
 /**
@@ -33,12 +36,31 @@ export function createSubmissionWorker(deps: SubmitLeadDeps, options: Submission
     },
   );
 
-  worker.on('error', (err) => deps.logger.error({ err }, 'submission worker error'));
+  worker.on('error', (err) => {
+    if (isRedisOutageEcho(err, options.redisWatch)) return;
+    // A lock lost (Redis away longer than the lock, or a blocked event loop): the stalled check hands the job
+    // to a worker again, and the lead's own state says where it stands. Worth a warning, not a person.
+    const lostLock = /(?:could not renew lock|Missing lock|Lock mismatch) for job ([^.\s]+)/.exec(
+      err.message,
+    );
+    if (lostLock) {
+      deps.logger.warn({ leadId: lostLock[1], err: err.message }, 'submission job lock lost');
+      return;
+    }
+    deps.logger.error({ err }, 'submission worker error');
+  });
   worker.on('failed', (job, err) => {
     if (!job) return;
     const finalFailure = err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
-    deps.logger.error({ jobId: job.id, err: err.message, finalFailure }, 'submission job failed');
-    if (!finalFailure) return;
+    if (!finalFailure) {
+      // Retried with backoff: worth a warning, not a person's attention.
+      deps.logger.warn(
+        { jobId: job.id, err: err.message, attempt: job.attemptsMade },
+        'submission job will retry',
+      );
+      return;
+    }
+    deps.logger.error({ jobId: job.id, err: err.message }, 'submission job failed for good');
     const parsed = SubmitLeadJobSchema.safeParse(job.data);
     if (!parsed.success) return;
     void deps.store

@@ -18,14 +18,28 @@ export interface SubmitLeadDeps {
   noLenderFallbackUrl?: string | undefined;
   now: () => number;
   logger: Logger;
+  /**
+   * How long a post claim holds: the post's own timeouts and a little more. It must not outlive the job's lock
+   * by much, or a crashed worker's leads wait for it to lapse after the job has already come back.
+   */
+  postClaimMs: number;
+  /** Metrics hooks: a final outcome this run stored, and how late a poll ran after it was due. */
+  observe?: {
+    decided(outcome: string, submitToDecisionSeconds: number): void;
+    pollLateness(seconds: number): void;
+  };
   /** Called once the lead's outcome is final (again on a retry: it must be idempotent), e.g. partner webhooks. */
   onFinalOutcome: (leadId: string) => Promise<void>;
 }
 
-export type SubmitLeadResult = { outcome: LeadOutcome['outcome'] } | { skipped: string };
+// When this process expects each of its delayed polls to run, for the poll-lateness metric. A poll picked up by
+// another worker is simply not measured here; entries are dropped when read or when the map grows too big.
+const pollsDue = new Map<string, number>();
+setInterval(() => {
+  if (pollsDue.size > 100_000) pollsDue.clear();
+}, 60_000).unref();
 
-// Long enough for one post with its timeouts; a crashed holder frees it by itself.
-const POST_CLAIM_MS = 60_000;
+export type SubmitLeadResult = { outcome: LeadOutcome['outcome'] } | { skipped: string };
 
 /**
  * One run of a lead's submission job. The job holds only the lead id; where the lead stands lives on the lead
@@ -39,6 +53,11 @@ const POST_CLAIM_MS = 60_000;
 export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
   return async function processSubmitLead(job: Job, token?: string): Promise<SubmitLeadResult> {
     const { leadId } = SubmitLeadJobSchema.parse(job.data);
+    const due = pollsDue.get(leadId);
+    if (due !== undefined) {
+      pollsDue.delete(leadId);
+      deps.observe?.pollLateness(Math.max(0, deps.now() - due) / 1000);
+    }
     const log = deps.logger.child({ leadId, jobId: job.id });
     const lead = await deps.store.get(leadId);
     if (!lead) return { skipped: 'lead no longer exists' };
@@ -53,6 +72,9 @@ export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
     const finish = async (outcome: NewOutcome): Promise<SubmitLeadResult> => {
       const stored = await deps.store.setOutcome(leadId, outcome);
       log.info({ outcome: stored?.outcome, reason: outcome.reason }, 'lead decided');
+      if (stored && isFinalOutcome(stored.outcome) && stored.outcome === outcome.outcome) {
+        deps.observe?.decided(stored.outcome, (deps.now() - Date.parse(submission.submittedAt)) / 1000);
+      }
       if (stored && isFinalOutcome(stored.outcome)) await deps.onFinalOutcome(leadId);
       return stored ? { outcome: stored.outcome } : { skipped: 'lead no longer exists' };
     };
@@ -61,7 +83,7 @@ export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
 
     try {
       if (!submission.upstreamLeadId) {
-        if (!(await deps.store.claimPost(leadId, POST_CLAIM_MS))) {
+        if (!(await deps.store.claimPost(leadId, deps.postClaimMs))) {
           log.warn('another worker is posting this lead; checking again shortly');
         } else {
           try {
@@ -103,7 +125,9 @@ export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
       // A failed poll is retried at the next tick; the deadline bounds how long that can go on.
     }
 
-    await job.moveToDelayed(Math.min(deps.now() + deps.pollIntervalMs, deadline), token);
+    const dueAt = Math.min(deps.now() + deps.pollIntervalMs, deadline);
+    if (deps.observe) pollsDue.set(leadId, dueAt);
+    await job.moveToDelayed(dueAt, token);
     throw new DelayedError();
   };
 }

@@ -1,5 +1,6 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { isRedisOutageEcho, type RedisWatch } from '@funnel/server-runtime/redis-watch';
 import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
 import {
   createWebhookDeliveryProcessor,
@@ -11,6 +12,8 @@ export interface WebhookDeliveryWorkerOptions {
   connection: Redis;
   keyPrefix: string;
   concurrency: number;
+  /** While Redis is down the worker's errors are the outage's echo, logged once by the watcher. */
+  redisWatch?: RedisWatch;
 }
 
 /**
@@ -30,7 +33,10 @@ export function createWebhookDeliveryWorker(
       concurrency: options.concurrency,
     },
   );
-  worker.on('error', (err) => deps.logger.error({ err }, 'webhook worker error'));
+  worker.on('error', (err) => {
+    if (isRedisOutageEcho(err, options.redisWatch)) return;
+    deps.logger.error({ err }, 'webhook worker error');
+  });
   worker.on('failed', (job, err) => {
     if (!job) return;
     const finalFailure = err.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);

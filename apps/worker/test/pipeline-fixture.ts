@@ -150,6 +150,7 @@ export class Pipeline {
         pollIntervalMs: options.pollIntervalMs ?? 100,
         now: Date.now,
         logger: pino({ level: 'silent' }),
+        postClaimMs: 3000,
         onFinalOutcome: async (leadId) => {
           await notifyPartner(leadId);
           await options.alsoOnFinalOutcome?.(leadId);

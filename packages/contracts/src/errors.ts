@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   'UNAUTHORIZED',
   'CONFLICT',
   'INTERNAL',
+  'UNAVAILABLE',
 ] as const;
 export const ErrorCodeSchema = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;

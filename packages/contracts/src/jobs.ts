@@ -67,8 +67,11 @@ export function queuePrefix(keyPrefix: string): string {
  * Attempts and backoff apply to the submission post; polling is paced by the worker itself.
  */
 export const SUBMIT_LEAD_JOB_OPTIONS = {
-  attempts: 6,
-  backoff: { type: 'exponential', delay: 1000 },
+  // A failed post is tried again at the poll cadence, not after a growing backoff: the lender may already
+  // have decided (the idempotency key makes the retry safe), and every second waited is a second late.
+  // Eight attempts over ~15 s of backoff plus the post timeouts ride out a short upstream outage.
+  attempts: 8,
+  backoff: { type: 'fixed', delay: 2000 },
   removeOnComplete: { age: 24 * 3600, count: 10_000 },
   removeOnFail: { age: 7 * 24 * 3600 },
 } as const;

@@ -39,6 +39,8 @@ export const SandboxLeadSchema = z.object({
   posts: count,
   pings: count,
   receivedAt: z.iso.datetime(),
+  /** When the lead's status turned (or turns) final, when that depends on time only (no pending pings). */
+  decidedAt: z.iso.datetime().optional(),
   payload: z.unknown(),
 });
 export type SandboxLead = z.infer<typeof SandboxLeadSchema>;

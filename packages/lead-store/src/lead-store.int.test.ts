@@ -60,6 +60,17 @@ describe('LeadStore on real Redis', () => {
     expect((await store.get(id))?.submission).toEqual(submission);
   });
 
+  it('marks a submitted lead pending and keeps it in the outbox, in the same step, until its job exists', async () => {
+    const id = await store.create({ first_name: 'Ann' });
+    expect(await store.outboxBefore(Date.now())).not.toContain(id);
+    await store.startSubmission(id, submission);
+    expect((await store.get(id))?.outcome).toMatchObject({ outcome: 'pending', seq: 1 });
+    expect(await store.outboxBefore(Date.now())).toContain(id);
+    expect(await store.outboxBefore(Date.now() - 60_000)).not.toContain(id);
+    await store.outboxDone(id);
+    expect(await store.outboxBefore(Date.now())).not.toContain(id);
+  });
+
   it('flags a lead not to be sold once, keeping the first reason, and never resurrects a gone lead', async () => {
     const id = await store.create({ first_name: 'Ann' });
     expect((await store.get(id))?.doNotSell).toBeUndefined();

@@ -79,10 +79,42 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1`;
 
+// Records the submission, marks the lead pending and puts it in the submission outbox, all in one script: a
+// lead marked submitted always has an outbox entry until its queue job exists (docs/adr/0008).
+// KEYS: lead, outbox, outcome channel, pending index. ARGV: submission field, state, now ms, lead id, outcome
+// field, seq field, pending outcome, deadline ms, then extra meta field/value pairs.
 const START_SUBMISSION = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
-for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+for i = 9, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+redis.call('ZADD', KEYS[4], ARGV[8], ARGV[4])
+if redis.call('HEXISTS', KEYS[1], ARGV[5]) == 0 then
+  local seq = redis.call('HINCRBY', KEYS[1], ARGV[6], 1)
+  local outcome = cjson.decode(ARGV[7])
+  outcome.seq = seq
+  redis.call('HSET', KEYS[1], ARGV[5], cjson.encode(outcome))
+  redis.call('PUBLISH', KEYS[3], cjson.encode({ leadId = ARGV[4], seq = seq }))
+end
+return 1`;
+
+// Creates a complete lead already submitted (partner API) in one step, so there is never a half-made lead, and,
+// when a claim is given, binds the idempotency key to it in the same step: a retry finds the key bound or free.
+// KEYS: lead, outbox, outcome channel, idempotency key (or the lead key again when there is none), pending index.
+// ARGV: ttl ms, now ms, lead id, claim (or ''), key ttl ms, field count n, then n field/value pairs (answers and
+// meta, outcome included), then the consent key, its value and its ttl ms, then the deadline ms.
+const CREATE_SUBMITTED = `
+if ARGV[4] ~= '' and redis.call('GET', KEYS[4]) ~= ARGV[4] then return 0 end
+if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
+local n = tonumber(ARGV[6])
+for i = 7, 6 + 2 * n, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+local c = 7 + 2 * n
+redis.call('SET', ARGV[c], ARGV[c + 1], 'PX', ARGV[c + 2], 'NX')
+redis.call('ZADD', KEYS[5], ARGV[c + 3], ARGV[3])
+if ARGV[4] ~= '' then redis.call('SET', KEYS[4], ARGV[3], 'PX', ARGV[5]) end
+redis.call('PUBLISH', KEYS[3], cjson.encode({ leadId = ARGV[3], seq = 1 }))
 return 1`;
 
 export type NewOutcome = Omit<LeadOutcome, 'seq' | 'at'>;
@@ -90,14 +122,19 @@ export type NewOutcome = Omit<LeadOutcome, 'seq' | 'at'>;
 // A final outcome is never replaced: the first lender decision (or the deadline) wins, whatever retries follow.
 // Each change bumps the sequence and is published, so every BFF instance can push it to the browser.
 const SET_OUTCOME = `
+local function final(state) return state == 'sold' or state == 'rejected' or state == 'no_lender' end
 local current = redis.call('HGET', KEYS[1], ARGV[1])
-if current then
-  local state = cjson.decode(current).outcome
-  if state == 'sold' or state == 'rejected' or state == 'no_lender' then return current end
+if current and final(cjson.decode(current).outcome) then
+  redis.call('ZREM', KEYS[3], ARGV[4])
+  return current
 end
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('ZREM', KEYS[3], ARGV[4])
+  return false
+end
 local seq = redis.call('HINCRBY', KEYS[1], ARGV[2], 1)
 local outcome = cjson.decode(ARGV[3])
+if final(outcome.outcome) then redis.call('ZREM', KEYS[3], ARGV[4]) end
 outcome.seq = seq
 local encoded = cjson.encode(outcome)
 redis.call('HSET', KEYS[1], ARGV[1], encoded)
@@ -193,16 +230,116 @@ export class LeadStore {
     state: SubmissionState,
     extra: Record<string, string> = {},
   ): Promise<'created' | 'already' | 'missing'> {
+    const pending = { outcome: 'pending', at: new Date().toISOString() };
     const result = await evalScript(
       this.redis,
       START_SUBMISSION,
-      1,
+      4,
       this.key(id),
+      this.outboxKey,
+      this.outcomeChannel,
+      this.pendingKey,
       META.submission,
       JSON.stringify(state),
+      Date.now(),
+      id,
+      META.outcome,
+      META.seq,
+      JSON.stringify(pending),
+      Date.parse(state.deadlineAt),
       ...Object.entries(extra).flat(),
     );
     return result === 1 ? 'created' : result === 0 ? 'already' : 'missing';
+  }
+
+  /**
+   * Creates a complete lead under `id`, already submitted and pending, with its meta fields and its retained
+   * consent, in one step (partner API). With `idempotency`, the key must still hold `claim` and ends bound to
+   * the lead in the same step. 'created', 'lost-claim' when another request took the key over, 'exists' when
+   * the id is taken.
+   */
+  async createSubmitted(
+    id: string,
+    input: {
+      fields: StoredFields;
+      tracking: Record<string, unknown>;
+      state: SubmissionState;
+      meta: Record<string, string>;
+      consent: { record: RetainedConsent; ttlMs: number };
+      idempotency?: { key: string; claim: string; ttlMs: number };
+    },
+  ): Promise<'created' | 'lost-claim' | 'exists'> {
+    const now = new Date();
+    const hash = this.encode(id, {
+      ...input.fields,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    });
+    hash[META.tracking] = JSON.stringify(input.tracking);
+    hash[META.submission] = JSON.stringify(input.state);
+    hash[META.outcome] = JSON.stringify({ outcome: 'pending', at: now.toISOString(), seq: 1 });
+    hash[META.seq] = '1';
+    Object.assign(hash, input.meta);
+    const pairs = Object.entries(hash);
+    const result = await evalScript(
+      this.redis,
+      CREATE_SUBMITTED,
+      5,
+      this.key(id),
+      this.outboxKey,
+      this.outcomeChannel,
+      input.idempotency?.key ?? this.key(id),
+      this.pendingKey,
+      this.options.ttlMs,
+      now.getTime(),
+      id,
+      input.idempotency?.claim ?? '',
+      input.idempotency?.ttlMs ?? 0,
+      pairs.length,
+      ...pairs.flat(),
+      this.consentKey(id),
+      JSON.stringify(RetainedConsentSchema.parse(input.consent.record)),
+      input.consent.ttlMs,
+      Date.parse(input.state.deadlineAt),
+    );
+    if (result === 1) await this.indexContact(id, input.fields);
+    return result === 1 ? 'created' : result === 0 ? 'lost-claim' : 'exists';
+  }
+
+  /**
+   * The submission outbox: leads marked submitted whose queue job may not exist yet, scored by when. The entry
+   * goes once the job is known to exist ({@link outboxDone}); the reconciler enqueues what stays too long.
+   */
+  get outboxKey(): string {
+    return `${this.options.keyPrefix}submission-outbox`;
+  }
+
+  /**
+   * Submitted leads without a final outcome, scored by their decision deadline: what the reconciler watches.
+   * The submission scripts add a lead; storing its final outcome removes it.
+   */
+  get pendingKey(): string {
+    return `${this.options.keyPrefix}submission-pending`;
+  }
+
+  /** Submitted leads still without a final outcome whose deadline is before `beforeMs` (all with +Infinity). */
+  async pendingBefore(beforeMs: number, limit = 5000): Promise<string[]> {
+    return this.redis.zrangebyscore(this.pendingKey, '-inf', beforeMs, 'LIMIT', 0, limit);
+  }
+
+  /** Forgets a lead in the pending index (it is gone). */
+  async pendingDone(id: string): Promise<void> {
+    await this.redis.zrem(this.pendingKey, id);
+  }
+
+  /** Leads in the outbox since before `olderThanMs` (epoch ms), oldest first. */
+  async outboxBefore(olderThanMs: number, limit = 500): Promise<string[]> {
+    return this.redis.zrangebyscore(this.outboxKey, '-inf', olderThanMs, 'LIMIT', 0, limit);
+  }
+
+  /** Removes a lead from the outbox once its job exists (or it no longer needs one). */
+  async outboxDone(id: string): Promise<void> {
+    await this.redis.zrem(this.outboxKey, id);
   }
 
   async updateSubmission(id: string, patch: Partial<SubmissionState>): Promise<void> {
@@ -210,6 +347,26 @@ export class LeadStore {
     if (!current) return;
     const next = SubmissionStateSchema.parse({ ...JSON.parse(current), ...patch });
     await this.redis.hset(this.key(id), META.submission, JSON.stringify(next));
+  }
+
+  /** The submission state and outcome alone, without opening the lead's answers; undefined when it is gone. */
+  async getProgress(
+    id: string,
+  ): Promise<{ submission?: SubmissionState; outcome?: LeadOutcome } | undefined> {
+    const [exists, submission, outcome] = await this.redis
+      .multi()
+      .exists(this.key(id))
+      .hget(this.key(id), META.submission)
+      .hget(this.key(id), META.outcome)
+      .exec()
+      .then((results) => (results ?? []).map(([, value]) => value));
+    if (!exists) return undefined;
+    return {
+      ...(typeof submission === 'string'
+        ? { submission: SubmissionStateSchema.parse(JSON.parse(submission)) }
+        : {}),
+      ...(typeof outcome === 'string' ? { outcome: LeadOutcomeSchema.parse(JSON.parse(outcome)) } : {}),
+    };
   }
 
   async getOutcome(id: string): Promise<LeadOutcome | undefined> {
@@ -226,9 +383,10 @@ export class LeadStore {
     const result = (await evalScript(
       this.redis,
       SET_OUTCOME,
-      2,
+      3,
       this.key(id),
       this.outcomeChannel,
+      this.pendingKey,
       META.outcome,
       META.seq,
       payload,

@@ -91,3 +91,64 @@ export async function startApp(options: {
     },
   };
 }
+
+export interface RedisServer {
+  readonly port: number;
+  readonly url: string;
+  /** kill -9: the server dies at once, as in a crash. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port (and the same AOF file, when it has one). */
+  start(): Promise<void>;
+}
+
+/**
+ * A redis-server of the test's own, on a free port, that the test may kill and restart: the shared Redis is
+ * never stopped. With `aofDir`, it keeps an append-only file there (fsync every second) and reloads it on restart.
+ */
+export async function startRedisServer(options: { aofDir?: string } = {}): Promise<RedisServer> {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const args = options.aofDir
+    ? ['--port', String(port), '--save', '', '--appendonly', 'yes', '--dir', options.aofDir]
+    : ['--port', String(port), '--save', '', '--appendonly', 'no'];
+  const start = async () => {
+    child = spawn('redis-server', args, { stdio: 'ignore' });
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      if (await pingRedis(port)) return;
+      if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not start`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  await start();
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    async kill() {
+      const current = child;
+      if (!current || current.exitCode !== null) return;
+      const exited = new Promise<void>((resolve) => current.once('exit', () => resolve()));
+      current.kill('SIGKILL');
+      await exited;
+    },
+    start,
+  };
+}
+
+async function pingRedis(port: number): Promise<boolean> {
+  const { connect } = await import('node:net');
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.setTimeout(500);
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => {
+      socket.destroy();
+      resolve(data.toString().startsWith('+PONG'));
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}

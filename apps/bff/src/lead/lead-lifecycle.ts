@@ -48,8 +48,15 @@ import { HttpError } from '../http-error.js';
 import type { LeadFollowUps } from './lead-follow-ups.js';
 import type { ZipDirectory } from '../reference-data/zip-directory.js';
 import type { RoutingLookup } from './routing-lookup.js';
-import type { LeadRecord, LeadStore } from '@funnel/lead-store/lead-store';
+import { LeadStore, type LeadRecord } from '@funnel/lead-store/lead-store';
 import { maskLastFour } from './mask.js';
+
+/** The idempotency key was taken over by a later request (this one looked dead): nothing was created. */
+export class LostIdempotencyClaim extends Error {
+  constructor() {
+    super('idempotency claim taken over by another request');
+  }
+}
 
 export type ClientLead = Partial<Record<ClientField, unknown>>;
 
@@ -170,7 +177,7 @@ export class LeadLifecycle {
   ): Promise<SubmitAccepted> {
     const record = await this.load(leadId);
     if (record.outcome) {
-      await this.deps.enqueueSubmission(record.id);
+      await this.enqueue(record.id);
       return { outcome: record.outcome.outcome };
     }
     const missing = firstMissingStep(toClientFields(record.fields) as ClientLead);
@@ -213,6 +220,11 @@ export class LeadLifecycle {
   async createFromPartner(
     input: PartnerLeadRequestPayload,
     partner: PartnerSource,
+    options: {
+      /** The id the lead gets (the one an idempotency claim recorded); a new random one otherwise. */
+      leadId?: string;
+      idempotency?: { key: string; claim: string; ttlMs: number };
+    } = {},
   ): Promise<PartnerLeadAccepted> {
     const { consent: evidence, tracking, webhookUrl, ...answers } = input;
     const values: ClientLead = { ...answers };
@@ -239,12 +251,34 @@ export class LeadLifecycle {
       affiliateId: partner.affiliateId,
     };
     const fields = toServerFields({ ...values, ipAddress: evidence.ip, userAgent: evidence.userAgent });
-    const leadId = await this.deps.store.create(fields, leadTracking);
+    const leadId = options.leadId ?? LeadStore.newLeadId();
     const meta: PartnerLeadMeta = { partnerId: partner.partnerId, ...(webhookUrl ? { webhookUrl } : {}) };
-    const outcome = await this.startSubmission(leadId, consent, now, {
-      [META.partner]: JSON.stringify(meta),
+    // One step creates the complete, submitted lead (and binds the idempotency key): a failure leaves nothing.
+    const created = await this.deps.store.createSubmitted(leadId, {
+      fields,
+      tracking: leadTracking,
+      state: this.submissionState(now),
+      meta: { [META.consent]: JSON.stringify(consent), [META.partner]: JSON.stringify(meta) },
+      consent: { record: retainedConsent(leadId, consent, fields), ttlMs: this.deps.consent.retentionMs },
+      ...(options.idempotency ? { idempotency: options.idempotency } : {}),
     });
-    return { leadId, outcome };
+    if (created === 'lost-claim') throw new LostIdempotencyClaim();
+    if (created === 'exists') throw new Error(`lead id ${leadId} already taken`);
+    await this.enqueue(leadId);
+    return { leadId, outcome: 'pending' };
+  }
+
+  /** Puts the lead's job on the queue (job id = lead id), then clears its outbox entry. */
+  private async enqueue(leadId: string): Promise<void> {
+    await this.deps.enqueueSubmission(leadId);
+    await this.deps.store.outboxDone(leadId);
+  }
+
+  private submissionState(now: Date) {
+    return {
+      submittedAt: now.toISOString(),
+      deadlineAt: new Date(now.getTime() + this.deps.decisionDeadlineMs).toISOString(),
+    };
   }
 
   /**
@@ -258,20 +292,16 @@ export class LeadLifecycle {
     now: Date,
     meta: Record<string, string> = {},
   ): Promise<Outcome> {
-    const started = await this.deps.store.startSubmission(
-      leadId,
-      {
-        submittedAt: now.toISOString(),
-        deadlineAt: new Date(now.getTime() + this.deps.decisionDeadlineMs).toISOString(),
-      },
-      { [META.consent]: JSON.stringify(consent), ...meta },
-    );
+    const started = await this.deps.store.startSubmission(leadId, this.submissionState(now), {
+      [META.consent]: JSON.stringify(consent),
+      ...meta,
+    });
     if (started === 'missing') throw sessionExpired();
-    if (started === 'created') await this.retainConsent(leadId, consent);
-    let outcome: LeadOutcome | undefined =
-      started === 'created' ? await this.deps.store.setOutcome(leadId, { outcome: 'pending' }) : undefined;
-    outcome ??= await this.deps.store.getOutcome(leadId);
-    await this.deps.enqueueSubmission(leadId);
+    // The submission script stored the pending outcome and the outbox entry; retaining the consent again on a
+    // repeat is harmless (the first record stays) and covers a request that died after the script.
+    await this.retainConsent(leadId, consent);
+    const outcome = await this.deps.store.getOutcome(leadId);
+    await this.enqueue(leadId);
     return outcome?.outcome ?? 'pending';
   }
 
@@ -283,7 +313,7 @@ export class LeadLifecycle {
     const lead = await this.deps.store.get(leadId);
     if (!lead) throw sessionExpired();
     await this.deps.store.retainConsent(
-      retainedConsent(leadId, consent, lead.fields),
+      retainedConsent(leadId, lead.consent ?? consent, lead.fields),
       this.deps.consent.retentionMs,
     );
   }

@@ -7,8 +7,8 @@ import {
 import { isFinalOutcome } from '@funnel/contracts/lead-outcome';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
 import { HttpError } from '../http-error.js';
-import type { LeadLifecycle } from '../lead/lead-lifecycle.js';
-import type { PartnerIdempotency } from './partner-idempotency.js';
+import { LostIdempotencyClaim, type LeadLifecycle } from '../lead/lead-lifecycle.js';
+import type { IdempotencyClaim, PartnerIdempotency } from './partner-idempotency.js';
 import type { PartnerIdentity } from './partner-keyring.js';
 
 export interface PartnerLeadsDeps {
@@ -17,6 +17,14 @@ export interface PartnerLeadsDeps {
   idempotency: PartnerIdempotency;
   /** Partners with a webhook secret configured: only they may ask for a webhook. */
   webhookPartners: ReadonlySet<string>;
+}
+
+function inProgress(): HttpError {
+  return new HttpError(
+    409,
+    'CONFLICT',
+    'A request with this Idempotency-Key is still being processed. Retry in a few seconds.',
+  );
 }
 
 /** A partner reads only its own leads; anything else is indistinguishable from a lead that does not exist. */
@@ -54,18 +62,24 @@ export class PartnerLeads {
       return { leadId: claim.leadId, outcome: outcome.outcome, replayed: true };
     }
     if (claim.state === 'in-progress') {
-      throw new HttpError(
-        409,
-        'CONFLICT',
-        'A request with this Idempotency-Key is still being processed. Retry in a few seconds.',
-      );
+      throw inProgress();
     }
     try {
-      const accepted = await this.create(partner, body);
-      await idempotency.complete(partner.partnerId, idempotencyKey, accepted.leadId);
+      const accepted = await this.create(partner, body, claim);
       return { ...accepted, replayed: false };
     } catch (error) {
-      await idempotency.release(partner.partnerId, idempotencyKey);
+      if (error instanceof LostIdempotencyClaim) {
+        // A retry took the key over while this request looked dead: answer with what the key became.
+        const leadId = await idempotency.boundLead(partner.partnerId, idempotencyKey);
+        if (leadId) return { leadId, outcome: 'pending', replayed: true };
+        throw inProgress();
+      }
+      // The lead and the key's binding are written in one step, so a failed request created nothing: free the
+      // key. If Redis is down this fails too, and a retry takes the stale claim over after a few seconds.
+      await idempotency.release(claim).catch(() => undefined);
+      // Names the lead in the error line: a lead may exist under this id if the failure came after its creation.
+      if (error instanceof Error && !(error instanceof HttpError))
+        Object.assign(error, { leadId: claim.leadId });
       throw error;
     }
   }
@@ -84,10 +98,17 @@ export class PartnerLeads {
     };
   }
 
-  private create(partner: PartnerIdentity, body: PartnerLeadRequestPayload): Promise<PartnerLeadAccepted> {
-    return this.deps.leads.createFromPartner(body, {
-      partnerId: partner.partnerId,
-      affiliateId: partner.affiliateId,
-    });
+  private create(
+    partner: PartnerIdentity,
+    body: PartnerLeadRequestPayload,
+    claim?: Extract<IdempotencyClaim, { state: 'new' }>,
+  ): Promise<PartnerLeadAccepted> {
+    return this.deps.leads.createFromPartner(
+      body,
+      { partnerId: partner.partnerId, affiliateId: partner.affiliateId },
+      claim
+        ? { leadId: claim.leadId, idempotency: { key: claim.key, claim: claim.claim, ttlMs: claim.ttlMs } }
+        : {},
+    );
   }
 }

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiError, ErrorCode } from '@funnel/contracts/errors';
 import { HttpError } from '../http-error.js';
@@ -14,6 +14,28 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
 
 function body(code: ErrorCode, message: string, fields?: Record<string, string>): ApiError {
   return { error: fields ? { code, message, fields } : { code, message } };
+}
+
+/** Seconds a client should wait before retrying while Redis is unavailable. */
+export const UNAVAILABLE_RETRY_AFTER_S = 2;
+
+// What ioredis throws when Redis is unreachable with no offline queue, after its retry, or on a timeout.
+const UNAVAILABLE =
+  /Stream isn't writeable|Connection is closed|Command timed out|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|LOADING|max retries per request|Reached the max retries/i;
+
+/** True when `error` says the store is unreachable (a 503 to retry), not that the request or our code is wrong. */
+export function isStoreUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.name === 'MaxRetriesPerRequestError' || UNAVAILABLE.test(error.message);
+}
+
+/** The lead a failed request was about, for the error line: never the person, only the id. */
+function leadIdOf(error: unknown, request: FastifyRequest): string | undefined {
+  const fromError = (error as { leadId?: unknown }).leadId;
+  if (typeof fromError === 'string') return fromError;
+  const fromParams = (request.params as { leadId?: unknown } | undefined)?.leadId;
+  if (typeof fromParams === 'string') return fromParams;
+  return request.sessionLeadId?.();
 }
 
 /** The single error handler: every failure leaves the API in the shape of `ApiErrorSchema`. */
@@ -38,7 +60,18 @@ export default fp(
         const code = CODE_BY_STATUS[status] ?? 'VALIDATION_FAILED';
         return reply.code(status).send(body(code, error.message));
       }
-      request.log.error({ err: error }, 'request failed');
+      const leadId = leadIdOf(error, request);
+      if (isStoreUnavailable(error)) {
+        // Logged once by the connection's watcher, not once per request.
+        request.log.debug({ leadId, err: error.message }, 'request failed: redis unavailable');
+        return reply
+          .code(503)
+          .header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S))
+          .send(
+            body('UNAVAILABLE', 'The service is briefly unavailable. Please try again in a few seconds.'),
+          );
+      }
+      request.log.error({ err: error, ...(leadId ? { leadId } : {}) }, 'request failed');
       return reply.code(500).send(body('INTERNAL', 'Something went wrong on our side. Please try again.'));
     });
 

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { OutcomeMessageSchema } from '@funnel/contracts/jobs';
-import type { LeadOutcome } from '@funnel/contracts/lead-outcome';
+import { isFinalOutcome, type LeadOutcome } from '@funnel/contracts/lead-outcome';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,8 +26,14 @@ export default fp(
   async (app) => {
     const listeners = new Map<string, Set<OutcomeListener>>();
     let size = 0;
-    const subscriber = app.redis.duplicate();
-    subscriber.on('error', (err) => app.log.warn({ err: err.message }, 'outcome subscriber error'));
+    // A subscriber waits out outages (it resubscribes on reconnection); the main connection logs them.
+    const subscriber = app.redis.duplicate({
+      lazyConnect: false,
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: null,
+      commandTimeout: undefined,
+    });
+    subscriber.on('error', () => undefined);
     await subscriber.subscribe(app.leadStore.outcomeChannel);
 
     subscriber.on('message', (_channel, message) => {
@@ -38,7 +44,9 @@ export default fp(
       // One read per change and process, however many tabs watch the lead.
       app.leadStore.getOutcome(parsed.data.leadId).then(
         (outcome) => {
-          if (outcome) for (const listener of forLead) listener(outcome);
+          if (!outcome) return;
+          if (isFinalOutcome(outcome.outcome)) app.metrics.decided.inc({ outcome: outcome.outcome });
+          for (const listener of forLead) listener(outcome);
         },
         (err: unknown) => app.log.warn({ err }, 'could not read a published outcome'),
       );
@@ -64,5 +72,5 @@ export default fp(
       await subscriber.quit().catch(() => subscriber.disconnect());
     });
   },
-  { name: 'outcome-events', dependencies: ['redis', 'lead-services'] },
+  { name: 'outcome-events', dependencies: ['redis', 'lead-services', 'metrics'] },
 );

@@ -66,10 +66,9 @@ export default fp<SecurityOptions>(
       return;
     }
     // Its own connection, auto-pipelined: the counters of requests arriving together go to Redis in one write.
-    const limiterRedis = app.redis.duplicate({ enableAutoPipelining: true });
-    limiterRedis.on('error', (err) =>
-      app.log.warn({ err: err.message }, 'rate-limit redis connection error'),
-    );
+    const limiterRedis = app.redis.duplicate({ enableAutoPipelining: true, lazyConnect: false });
+    // Outages are logged once by the main connection's watcher; the limiter lets requests through meanwhile.
+    limiterRedis.on('error', () => undefined);
     app.addHook('onClose', async () => {
       await limiterRedis.quit().catch(() => limiterRedis.disconnect());
     });

@@ -1,0 +1,134 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { IDEMPOTENCY_KEY_TTL_MS } from '@funnel/contracts/partner-api';
+import { JOBS, SUBMIT_LEAD_JOB_OPTIONS } from '@funnel/contracts/jobs';
+import { isFinalOutcome } from '@funnel/contracts/lead-outcome';
+import type { LeadStore } from '@funnel/lead-store/lead-store';
+import { evalScript } from '@funnel/lead-store/redis-script';
+
+/** What the reconciler repaired; each kind is a metric label and a log line with the lead id. */
+export type RepairKind = 'enqueued' | 'deadline' | 'poll_scheduled' | 'idempotency_completed';
+
+export interface ReconcilerDeps {
+  store: LeadStore;
+  redis: Redis;
+  keyPrefix: string;
+  submissionQueue: Pick<Queue, 'getJob' | 'add'>;
+  /** An outbox entry younger than this is left to the request that wrote it. */
+  outboxAgeMs: number;
+  /** A pending lead is ended as no lender this long after its deadline, if nothing else ended it. */
+  deadlineGraceMs: number;
+  noLenderFallbackUrl?: string | undefined;
+  now: () => number;
+  logger: Logger;
+  /** The follow-ups a final outcome triggers (partner webhook, purge, retain), as the submission worker runs them. */
+  onFinalOutcome: (leadId: string) => Promise<void>;
+  onRepair?: (kind: RepairKind) => void;
+}
+
+// Binds a key still claimed to the lead its claim names, only if the claim has not changed since it was read.
+const COMPLETE_CLAIM = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1`;
+
+// States in which a job will run again by itself.
+const LIVE_STATES = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
+
+/**
+ * Finds leads in states the pipeline should never leave them in and repairs each, idempotently (a repair that
+ * races the normal path changes nothing: job ids are lead ids, final outcomes are never replaced):
+ * - submitted with no job (an outbox entry left by a request that died, or a job that ended without a final
+ *   outcome) → enqueue;
+ * - pending past its deadline plus a grace period → no lender, with its follow-ups;
+ * - posted but nothing scheduled to poll → schedule the poll (a new job, which polls since the lead is posted);
+ * - an idempotency key left "in progress" whose lead exists → bind it to the lead.
+ */
+export function createReconciler(deps: ReconcilerDeps) {
+  const repaired = (kind: RepairKind, leadId: string, detail: Record<string, unknown> = {}) => {
+    deps.onRepair?.(kind);
+    deps.logger.warn({ leadId, repair: kind, ...detail }, 'reconciler repaired a lead');
+  };
+
+  const enqueue = (leadId: string) =>
+    deps.submissionQueue.add(JOBS.submitLead.name, { leadId }, { ...SUBMIT_LEAD_JOB_OPTIONS, jobId: leadId });
+
+  async function outbox(): Promise<void> {
+    for (const leadId of await deps.store.outboxBefore(deps.now() - deps.outboxAgeMs)) {
+      const [job, outcome] = await Promise.all([
+        deps.submissionQueue.getJob(leadId),
+        deps.store.getOutcome(leadId),
+      ]);
+      if (!job && outcome && !isFinalOutcome(outcome.outcome)) {
+        await enqueue(leadId);
+        repaired('enqueued', leadId, { from: 'outbox' });
+      }
+      await deps.store.outboxDone(leadId);
+    }
+  }
+
+  async function pending(): Promise<void> {
+    const now = deps.now();
+    for (const leadId of await deps.store.pendingBefore(Number.POSITIVE_INFINITY)) {
+      const lead = await deps.store.getProgress(leadId);
+      if (!lead || !lead.submission) {
+        await deps.store.pendingDone(leadId);
+        continue;
+      }
+      if (lead.outcome && isFinalOutcome(lead.outcome.outcome)) {
+        await deps.store.pendingDone(leadId);
+        continue;
+      }
+      if (now >= Date.parse(lead.submission.deadlineAt) + deps.deadlineGraceMs) {
+        const stored = await deps.store.setOutcome(leadId, {
+          outcome: 'no_lender',
+          reason: 'deadline',
+          ...(deps.noLenderFallbackUrl ? { redirectUrl: deps.noLenderFallbackUrl } : {}),
+        });
+        if (stored && isFinalOutcome(stored.outcome)) await deps.onFinalOutcome(leadId);
+        repaired('deadline', leadId);
+        continue;
+      }
+      // Young submissions are the outbox's; this is for jobs that ended (or vanished) without a final outcome.
+      if (now - Date.parse(lead.submission.submittedAt) < deps.outboxAgeMs) continue;
+      const job = await deps.submissionQueue.getJob(leadId);
+      const state = job ? await job.getState() : 'missing';
+      if (LIVE_STATES.has(state)) continue;
+      if (job) await job.remove();
+      await enqueue(leadId);
+      repaired(lead.submission.upstreamLeadId ? 'poll_scheduled' : 'enqueued', leadId, { jobState: state });
+    }
+  }
+
+  async function idempotencyKeys(): Promise<void> {
+    const match = `${deps.keyPrefix}partner-idempotency:*`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await deps.redis.scan(cursor, 'MATCH', match, 'COUNT', 500);
+      cursor = next;
+      for (const key of keys) {
+        const value = await deps.redis.get(key);
+        const leadId = value?.startsWith('~in-progress:') ? value.split(':')[2] : undefined;
+        if (!leadId || !(await deps.redis.exists(deps.store.key(leadId)))) continue;
+        const done = await evalScript(
+          deps.redis,
+          COMPLETE_CLAIM,
+          1,
+          key,
+          value!,
+          leadId,
+          IDEMPOTENCY_KEY_TTL_MS,
+        );
+        if (done === 1) repaired('idempotency_completed', leadId);
+      }
+    } while (cursor !== '0');
+  }
+
+  /** One pass over everything; safe to run concurrently with the pipeline and with itself. */
+  return async function reconcile(): Promise<void> {
+    await outbox();
+    await pending();
+    await idempotencyKeys();
+  };
+}
