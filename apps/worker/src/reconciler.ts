@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { IDEMPOTENCY_KEY_TTL_MS } from '@funnel/contracts/partner-api';
-import { JOBS, SUBMIT_LEAD_JOB_OPTIONS } from '@funnel/contracts/jobs';
+import { JOBS, SUBMIT_LEAD_JOB_OPTIONS, queuePrefix } from '@funnel/contracts/jobs';
 import { isFinalOutcome } from '@funnel/contracts/lead-outcome';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
 import { evalScript } from '@funnel/lead-store/redis-script';
@@ -68,10 +68,49 @@ export function createReconciler(deps: ReconcilerDeps) {
     }
   }
 
+  /**
+   * Of `leadIds`, those whose job may not be live: no job hash, or one in BullMQ's failed or completed set. One
+   * pipelined round trip for all of them; each one found is then checked properly before it is repaired.
+   */
+  async function withoutLiveJob(leadIds: string[]): Promise<Set<string>> {
+    if (leadIds.length === 0) return new Set();
+    const queueKey = (suffix: string) => `${queuePrefix(deps.keyPrefix)}:${JOBS.submitLead.queue}:${suffix}`;
+    const pipeline = deps.redis.pipeline();
+    for (const leadId of leadIds) {
+      pipeline.exists(queueKey(leadId));
+      pipeline.zscore(queueKey('failed'), leadId);
+      pipeline.zscore(queueKey('completed'), leadId);
+    }
+    const results = ((await pipeline.exec()) ?? []).map(([, value]) => value);
+    return new Set(
+      leadIds.filter(
+        (_, i) => results[i * 3] !== 1 || results[i * 3 + 1] !== null || results[i * 3 + 2] !== null,
+      ),
+    );
+  }
+
   async function pending(): Promise<void> {
     const now = deps.now();
-    for (const leadId of await deps.store.pendingBefore(Number.POSITIVE_INFINITY)) {
-      const lead = await deps.store.getProgress(leadId);
+    // Thousands of leads can be pending, and this runs on the worker's event loop beside their polls: their
+    // states and jobs are read in two pipelined round trips, not three round trips per lead.
+    const leadIds = await deps.store.pendingBefore(Number.POSITIVE_INFINITY);
+    const progress = await deps.store.getProgressMany(leadIds);
+    const running = new Set(
+      leadIds.filter((_, i) => {
+        const lead = progress[i];
+        return (
+          lead?.submission &&
+          !(lead.outcome && isFinalOutcome(lead.outcome.outcome)) &&
+          now < Date.parse(lead.submission.deadlineAt) + deps.deadlineGraceMs &&
+          now - Date.parse(lead.submission.submittedAt) >= deps.outboxAgeMs
+        );
+      }),
+    );
+    const suspects = await withoutLiveJob([...running]);
+    for (const [i, leadId] of leadIds.entries()) {
+      // A running lead whose job is plainly there needs no closer look.
+      if (running.has(leadId) && !suspects.has(leadId)) continue;
+      const lead = progress[i];
       if (!lead || !lead.submission) {
         await deps.store.pendingDone(leadId);
         continue;

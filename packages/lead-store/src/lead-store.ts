@@ -349,6 +349,25 @@ export class LeadStore {
     await this.redis.hset(this.key(id), META.submission, JSON.stringify(next));
   }
 
+  /** {@link getProgress} of many leads in one round trip (the reconciler reads every pending lead). */
+  async getProgressMany(
+    ids: readonly string[],
+  ): Promise<({ submission?: SubmissionState; outcome?: LeadOutcome } | undefined)[]> {
+    if (ids.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hmget(this.key(id), META.submission, META.outcome);
+    const results = (await pipeline.exec()) ?? [];
+    return results.map(([error, value]) => {
+      const [submission, outcome] = (error ? [] : value) as (string | null)[];
+      // A hash always holds its submission once submitted; none means the lead is gone (or never submitted).
+      if (!submission) return undefined;
+      return {
+        submission: SubmissionStateSchema.parse(JSON.parse(submission)),
+        ...(outcome ? { outcome: LeadOutcomeSchema.parse(JSON.parse(outcome)) } : {}),
+      };
+    });
+  }
+
   /** The submission state and outcome alone, without opening the lead's answers; undefined when it is gone. */
   async getProgress(
     id: string,
