@@ -47,9 +47,12 @@ await withServices(async (track) => {
   );
   const proxy = await startRecordingProxy(`http://127.0.0.1:${sandboxPort}`);
   const partner = partnerKey('bench', 999_999);
+  // The BFF only takes the leads in; on the load CPU it does not take the worker's CPU while it does, so the
+  // worker has its CPU to itself, as the baseline poller has.
   const bff = track(
     await startBff({
       redisUrl: redis.url,
+      cpu: CPU.load,
       secrets,
       env: { PARTNER_API_KEYS: partner.entry, LOG_LEVEL: 'warn' },
     }),
@@ -93,8 +96,13 @@ await withServices(async (track) => {
   );
   await sleep(PENDING_MS + 10_000);
 
-  const lateness = [...proxy.pingsAt.values()].flatMap((times) =>
-    times.slice(1).map((t, i) => t - times[i]! - INTERVAL_MS),
+  const pings = [...proxy.pingsAt.values()];
+  const lateness = pings.flatMap((times) => times.slice(1).map((t, i) => t - times[i]! - INTERVAL_MS));
+  // While 3,000 posts arrive at once, pings that fall due queue behind the posts still waiting (BullMQ serves
+  // its wait list in order); the steady state starts once every lead has been pinged once.
+  const lastFirstPing = Math.max(...pings.map((times) => times[0] ?? 0));
+  const steadyLateness = pings.flatMap((times) =>
+    times.slice(1).flatMap((t, i) => (times[i]! >= lastFirstPing ? [t - times[i]! - INTERVAL_MS] : [])),
   );
   const client = redisClient(redis.url);
   const store = new LeadStore(
@@ -151,6 +159,15 @@ await withServices(async (track) => {
     ratio: fmt.ratio(p99 / Math.max(baseP99, 1)),
     goal: '≤ 1.5× and ≤ 250 ms',
     pass: p99 / Math.max(baseP99, 1) <= 1.5 && p99 <= 250,
+  });
+  const steadyP99 = percentile(steadyLateness, 99);
+  report({
+    measure: `poll lateness p99 once every lead was pinged, information (${steadyLateness.length} gaps)`,
+    product: `${fmt.ms(steadyP99)} (p50 ${fmt.ms(percentile(steadyLateness, 50))})`,
+    baseline: `${fmt.ms(baseP99)} (no-op BullMQ poller)`,
+    ratio: fmt.ratio(steadyP99 / Math.max(baseP99, 1)),
+    goal: 'none',
+    pass: true,
   });
   const decided = decisionToStored.filter((ms) => !Number.isNaN(ms));
   report({

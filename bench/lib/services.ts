@@ -58,8 +58,8 @@ const built = (app: string, entry: string) => {
 export const referenceDataDir = process.env.REFERENCE_DATA_DIR || path.resolve(REPO_ROOT, '../shared/data');
 
 /**
- * The BFF as an operator runs it (the built app, NODE_ENV=production, LOG_LEVEL=info), pinned to the server CPU.
- * Rate limits are raised so the load never trips them: the limiter still runs on every limited request.
+ * The BFF as an operator runs it (the built app, NODE_ENV=production, LOG_LEVEL=info), pinned to the server CPU
+ * unless `cpu` says otherwise. Rate limits are raised so the load never trips them: the limiter still runs on every limited request.
  */
 export async function startBff(options: {
   redisUrl: string;
@@ -67,6 +67,7 @@ export async function startBff(options: {
   env?: Record<string, string>;
   /** Opens the inspector on a free loopback port, for {@link collectAndMeasure}. */
   inspect?: boolean;
+  cpu?: string;
 }): Promise<Service & { url: string; inspectPort?: number }> {
   const port = await freePort();
   const inspectPort = options.inspect ? await freePort() : undefined;
@@ -76,7 +77,7 @@ export async function startBff(options: {
     command: process.execPath,
     // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the BFF there on exit, to read where its time goes.
     args: [...cpuProfileArgs(), ...inspectArgs(inspectPort), built('bff', 'server.js')],
-    cpu: CPU.server,
+    cpu: options.cpu ?? CPU.server,
     env: {
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',
