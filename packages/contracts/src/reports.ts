@@ -1,0 +1,119 @@
+/**
+ * The operator reports over the system of record (PostgreSQL): what the BFF's `/api/v1/admin/reports/*`
+ * endpoints take and answer, and what the operator page renders. Dates are calendar days in the business time
+ * zone; a lead belongs to the day it was created.
+ */
+import * as z from 'zod';
+import { STEP_NAMES } from './landing.js';
+
+const IsoDaySchema = z.iso.date();
+
+/** Where a lead came from: the borrower funnel, or a partner's API post. */
+export const LEAD_SOURCES = ['funnel', 'partner'] as const;
+export const LeadSourceSchema = z.enum(LEAD_SOURCES);
+export type LeadSource = z.infer<typeof LeadSourceSchema>;
+
+/** The longest range a report covers, so one request cannot scan the whole history. */
+export const REPORT_MAX_DAYS = 366;
+
+/** The filters every report takes, as query parameters. `to` is inclusive. */
+export const ReportQuerySchema = z
+  .object({
+    from: IsoDaySchema,
+    to: IsoDaySchema,
+    affiliate: z.string().trim().min(1).max(64).optional(),
+    utmSource: z.string().trim().min(1).max(128).optional(),
+    source: LeadSourceSchema.optional(),
+    format: z.enum(['json', 'csv']).default('json'),
+  })
+  .refine((q) => q.from <= q.to, { error: "'from' must not be after 'to'.", path: ['to'] })
+  .refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < REPORT_MAX_DAYS, {
+    error: `A report covers at most ${REPORT_MAX_DAYS} days.`,
+    path: ['to'],
+  });
+export type ReportQuery = z.infer<typeof ReportQuerySchema>;
+
+/** The funnel's positions in wizard order: the landing form, then each step screen. */
+export const FUNNEL_POSITIONS = ['landing', ...STEP_NAMES] as const;
+export const FunnelPositionSchema = z.enum(FUNNEL_POSITIONS);
+export type FunnelPosition = z.infer<typeof FunnelPositionSchema>;
+
+/**
+ * One position of the funnel. `reached`: leads that arrived at it (for a step, leads that completed the
+ * position before it; for the landing form, leads created). `completed`: leads that saved it. `dropOff`:
+ * reached minus completed, and `dropOffRate` that as a share of reached (0 when none reached).
+ */
+export const FunnelStepRowSchema = z.object({
+  step: FunnelPositionSchema,
+  reached: z.number().int().nonnegative(),
+  completed: z.number().int().nonnegative(),
+  dropOff: z.number().int().nonnegative(),
+  dropOffRate: z.number().min(0).max(1),
+});
+export type FunnelStepRow = z.infer<typeof FunnelStepRowSchema>;
+
+/** How the leads of the range ended up (a lead still waiting counts as submitted only). */
+export const FunnelOutcomesSchema = z.object({
+  created: z.number().int().nonnegative(),
+  submitted: z.number().int().nonnegative(),
+  sold: z.number().int().nonnegative(),
+  rejected: z.number().int().nonnegative(),
+  noLender: z.number().int().nonnegative(),
+});
+export type FunnelOutcomes = z.infer<typeof FunnelOutcomesSchema>;
+
+const AppliedFiltersSchema = z.object({
+  from: IsoDaySchema,
+  to: IsoDaySchema,
+  affiliate: z.string().optional(),
+  utmSource: z.string().optional(),
+  source: LeadSourceSchema.optional(),
+});
+
+/** `GET /api/v1/admin/reports/funnel`. */
+export const FunnelReportSchema = z.object({
+  filters: AppliedFiltersSchema,
+  steps: z.array(FunnelStepRowSchema),
+  outcomes: FunnelOutcomesSchema,
+});
+export type FunnelReport = z.infer<typeof FunnelReportSchema>;
+
+/**
+ * One affiliate's day. `affiliate` is null for leads without one (direct traffic). `soldRate` is sold ÷
+ * submitted (0 when none submitted); the decision times are over the day's decided leads, null when none.
+ */
+export const SalesRowSchema = z.object({
+  day: IsoDaySchema,
+  affiliate: z.string().nullable(),
+  submitted: z.number().int().nonnegative(),
+  sold: z.number().int().nonnegative(),
+  soldRate: z.number().min(0).max(1),
+  medianSecondsToDecision: z.number().nonnegative().nullable(),
+  p90SecondsToDecision: z.number().nonnegative().nullable(),
+});
+export type SalesRow = z.infer<typeof SalesRowSchema>;
+
+/** `GET /api/v1/admin/reports/sales`: rows ordered by day, then affiliate. */
+export const SalesReportSchema = z.object({
+  filters: AppliedFiltersSchema,
+  rows: z.array(SalesRowSchema),
+});
+export type SalesReport = z.infer<typeof SalesReportSchema>;
+
+/** `GET /api/v1/admin/reports/dimensions`: the values the filters can take over the range, for pickers. */
+export const ReportDimensionsSchema = z.object({
+  affiliates: z.array(z.string()),
+  utmSources: z.array(z.string()),
+  sources: z.array(LeadSourceSchema),
+});
+export type ReportDimensions = z.infer<typeof ReportDimensionsSchema>;
+
+/**
+ * `POST /api/v1/admin/session`: exchanges the operator token for a signed, HttpOnly operator cookie
+ * (separate from the borrower's session cookie); `DELETE` signs out, `GET` answers whether the cookie is valid.
+ */
+export const OperatorSignInSchema = z.object({ token: z.string().min(1).max(512) });
+export type OperatorSignIn = z.infer<typeof OperatorSignInSchema>;
+
+export const OperatorSessionSchema = z.object({ signedIn: z.boolean() });
+export type OperatorSession = z.infer<typeof OperatorSessionSchema>;
