@@ -66,12 +66,21 @@ describe('GET /personal_loan/lead/ping/v2', () => {
   });
 
   it('turns pending → final on the real clock (testPendingMs)', async () => {
-    app = await testSandbox({ testPendingMs: 40 });
+    // Long enough that the first ping lands inside the pending window even on a loaded machine; then pings
+    // until the real clock has moved past it, rather than sleeping a fixed time.
+    const pendingMs = 1500;
+    app = await testSandbox({ testPendingMs: pendingMs });
+    const postedAt = Date.now();
     const { data } = await submit(submissionPayload({ testMode: true, testSold: false }));
     expect(data.status).toBe(LEAD_STATUS.PENDING);
     expect((await statusOf(data.lead_id)).status).toBe(LEAD_STATUS.PENDING);
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect((await statusOf(data.lead_id)).status).toBe(LEAD_STATUS.REJECTED);
+    let status: number = LEAD_STATUS.PENDING;
+    while (status === LEAD_STATUS.PENDING && Date.now() - postedAt < pendingMs + 5000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = (await statusOf(data.lead_id)).status;
+    }
+    expect(status).toBe(LEAD_STATUS.REJECTED);
+    expect(Date.now() - postedAt).toBeGreaterThanOrEqual(pendingMs);
   });
 
   it('turns pending → sold after N pings (testPendingPings)', async () => {
