@@ -5,11 +5,13 @@
  * tokens to the lender network's names (`source`, `platform`, `aff_id`, `aff_sub1..5`, `clickid`, ...).
  */
 import * as z from 'zod';
+import { withoutUnsupportedCharacters } from './rules/text.js';
 import { CampaignTypeSchema, TrackingSchema, type CampaignType, type Tracking } from './tracking.js';
 
 /** Longest accepted URL parameter value; the tracking schema bounds tokens the same way. */
 const PARAM_MAX = 512;
-const param = z.string().max(PARAM_MAX).optional();
+/** A URL parameter's value, without the characters no stored text may hold (`rules/text.ts`). */
+const param = z.string().max(PARAM_MAX).overwrite(withoutUnsupportedCharacters).normalize('NFC').optional();
 
 /**
  * The landing URL parameters the web app reads and sends with the landing request, by their names in the URL.

@@ -1,18 +1,31 @@
 // The landing form and the fields it shares with the steps, apart from the step registry: the first screen
 // loads this module, and must not load every step's rules with it (the phone metadata alone is ~35 kB).
 import * as z from 'zod';
-import { EMAIL_INVALID, EMAIL_REQUIRED, ZIP_CODE_LENGTH, ZIP_CODE_REQUIRED } from './messages.js';
+import {
+  EMAIL_INVALID,
+  EMAIL_REQUIRED,
+  UNSUPPORTED_CHARACTERS,
+  ZIP_CODE_LENGTH,
+  ZIP_CODE_REQUIRED,
+} from './messages.js';
 import { LoanAmountSchema, LoanReasonSchema } from './options.js';
+import { hasOnlySupportedCharacters } from './rules/text.js';
 
 /** RFC 5321's limit on a forward path. */
 const EMAIL_MAX = 254;
 
 /**
- * A trimmed text answer. A missing key, a non-string and an all-blank string all read `required`: to a person
- * they are the same empty field. The required check aborts so an empty field shows only that message.
+ * A trimmed text answer in Unicode NFC. A missing key, a non-string and an all-blank string all read `required`:
+ * to a person they are the same empty field. The required check aborts so an empty field shows only that message.
+ * Control, bidi-override and broken characters are refused with one message (`rules/text.ts`).
  */
 export function requiredText(required: string) {
-  return z.string({ error: required }).trim().min(1, { error: required, abort: true });
+  return z
+    .string({ error: required })
+    .trim()
+    .refine(hasOnlySupportedCharacters, { error: UNSUPPORTED_CHARACTERS, abort: true })
+    .normalize('NFC')
+    .min(1, { error: required, abort: true });
 }
 
 // Field schemas shared by several forms.

@@ -9,6 +9,8 @@
 // Session and lookups (spec §8, §5 'Zip lookup fails').
 
 /** A request without a live lead: the browser alerts and sends the visitor back to the start. */
+/** A free-text answer holding control, bidi-override or broken characters (issue 12). */
+export const UNSUPPORTED_CHARACTERS = 'Please remove unsupported characters.';
 export const SESSION_EXPIRED = 'This session is invalid or expired. Please start over!';
 /**
  * The ZIP lookup found no city. The observed landing field said only 'Invalid'; one sentence serves the landing

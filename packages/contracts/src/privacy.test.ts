@@ -94,6 +94,17 @@ describe('DoNotSellRequestSchema', () => {
     expect(DoNotSellRequestSchema.parse({ ...DO_NOT_SELL, middleName: null }).middleName).toBeUndefined();
   });
 
+  it('refuses a name or city with control or bidi-override characters, as the funnel does', () => {
+    expect(
+      messages(
+        DoNotSellRequestSchema.safeParse({ ...DO_NOT_SELL, firstName: 'Ann\u202E', city: 'LA\u001b[0m' }),
+      ),
+    ).toEqual({
+      firstName: 'Please remove unsupported characters.',
+      city: 'Please remove unsupported characters.',
+    });
+  });
+
   it('offers the five named states and "none" for the residency prompt', () => {
     expect(STATE_RESIDENCY_OPTIONS.map((option) => option.value)).toEqual([
       'CA',

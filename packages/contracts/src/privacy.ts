@@ -16,10 +16,13 @@ import {
   PRIVACY_STATE_REQUIRED,
   PRIVACY_ZIP_CODE_LENGTH,
   STATE_RESIDENCY_REQUIRED,
+  UNSUPPORTED_CHARACTERS,
   maxLengthMessage,
 } from './messages.js';
 import { UnsubscribeReasonSchema, toUsStateCode, type Option } from './options.js';
 import { isValidUsPhone, normalizePhoneDigits } from './rules/phone.js';
+import { hasOnlySupportedCharacters } from './rules/text.js';
+import { requiredText } from './landing.js';
 import { EmailSchema } from './steps.js';
 
 // Length caps the spec does not state, as on the wizard's text fields: they bound what a client can store.
@@ -28,11 +31,6 @@ const TEXT_MAX = 100;
 /** Spec §5: the privacy forms' phone input holds at most 14 characters, the length of '(212)-555-0142'. */
 const PHONE_INPUT_MAX = 14;
 const ADDRESS_MIN = 5;
-
-/** A trimmed text answer; a missing key, a non-string and a blank string all read `required`. */
-function requiredText(required: string) {
-  return z.string({ error: required }).trim().min(1, { error: required, abort: true });
-}
 
 /**
  * The phone of both privacy forms: at most 14 characters as typed, digits plus the mask's punctuation, and
@@ -88,6 +86,8 @@ export const DoNotSellRequestSchema = z.object({
   middleName: z
     .string()
     .trim()
+    .refine(hasOnlySupportedCharacters, { error: UNSUPPORTED_CHARACTERS, abort: true })
+    .normalize('NFC')
     .max(NAME_MAX, { error: maxLengthMessage('Middle name', NAME_MAX) })
     .nullish()
     .transform((value) => value || undefined),

@@ -169,6 +169,19 @@ describe('step rules of spec §5 as amended by decisions.md', () => {
     expect(errorsFor(step, field, value)).toEqual({ [field]: message });
   });
 
+  it('refuses control, bidi-override and broken characters in every free-text answer, and stores NFC', () => {
+    const unsupported = 'Please remove unsupported characters.';
+    expect(errorsFor('lgname', 'firstName', '\u0000\u0007\u001b[31mBob\u202Eevil')).toEqual({
+      firstName: unsupported,
+    });
+    expect(errorsFor('empinfor', 'employerName', 'Acme\u2066 Corp')).toEqual({ employerName: unsupported });
+    expect(errorsFor('aba', 'bankName', 'Chase\ud800')).toEqual({ bankName: unsupported });
+    expect(getStep('lgname').schema.parse({ firstName: 'Jose\u0301', lastName: 'Nun\u0303ez' })).toEqual({
+      firstName: 'Jos\u00e9',
+      lastName: 'Nu\u00f1ez',
+    });
+  });
+
   it('trims text answers', () => {
     expect(getStep('lgname').schema.parse({ firstName: '  Ada ', lastName: '\tLovelace\n' })).toEqual({
       firstName: 'Ada',

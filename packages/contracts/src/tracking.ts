@@ -1,11 +1,20 @@
 import * as z from 'zod';
+import { withoutUnsupportedCharacters } from './rules/text.js';
 
 /** Longest accepted attribution token; real ones are far shorter, the bound only stops abuse. */
 const TOKEN_MAX = 512;
 /** Longest accepted URL (the practical limit browsers and CDNs agree on). */
 const URL_MAX = 2048;
 
-const token = z.string().trim().max(TOKEN_MAX).optional();
+// A token comes from a URL or a cookie, not from what a person typed: unsupported characters are dropped rather
+// than refusing the visitor's lead over them.
+const token = z
+  .string()
+  .overwrite(withoutUnsupportedCharacters)
+  .trim()
+  .normalize('NFC')
+  .max(TOKEN_MAX)
+  .optional();
 const httpUrl = z.url({ protocol: /^https?$/ }).max(URL_MAX);
 
 /** How the visitor arrived, which decides where the click id is read from (spec §3; see `attribution.ts`). */
