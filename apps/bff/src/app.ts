@@ -7,7 +7,7 @@ import { partnerListVersion } from './consent/partner-list-version.js';
 import accessLog from './plugins/access-log.js';
 import { lazyChildLogger } from './logger.js';
 import adminAuth from './plugins/admin-auth.js';
-import errorHandler from './plugins/error-handler.js';
+import errorHandler, { clientErrorHandler, frameworkErrors } from './plugins/error-handler.js';
 import globalPrivacyControl from './plugins/global-privacy-control.js';
 import leadJobs from './plugins/lead-jobs.js';
 import leadServices from './plugins/lead-services.js';
@@ -62,6 +62,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // plugins/access-log.ts writes one line per request instead.
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyChildLogger,
+    // Fastify's own router and HTTP-parser errors answer in the API's one error shape too.
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

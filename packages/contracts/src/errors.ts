@@ -2,12 +2,18 @@ import * as z from 'zod';
 
 /** Machine-readable error codes of the BFF API. */
 export const ERROR_CODES = [
+  'BAD_REQUEST',
   'VALIDATION_FAILED',
   'INCOMPLETE_LEAD',
   'SESSION_EXPIRED',
   'NOT_FOUND',
   'RATE_LIMITED',
   'PAYLOAD_TOO_LARGE',
+  'URI_TOO_LONG',
+  'HEADERS_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'METHOD_NOT_ALLOWED',
+  'REQUEST_TIMEOUT',
   'UNAUTHORIZED',
   'CONFLICT',
   'INTERNAL',

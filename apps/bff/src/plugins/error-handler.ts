@@ -1,16 +1,42 @@
 import fp from 'fastify-plugin';
-import type { FastifyError, FastifyRequest } from 'fastify';
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiError, ErrorCode } from '@funnel/contracts/errors';
 import { HttpError } from '../http-error.js';
 
-const CODE_BY_STATUS: Record<number, ErrorCode> = {
-  401: 'UNAUTHORIZED',
-  404: 'NOT_FOUND',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  429: 'RATE_LIMITED',
+/**
+ * What a client's mistake reads like, by status: a fixed message, never the framework's, which echoes the URL,
+ * the content type or the parser's complaint back.
+ */
+const CLIENT_ERRORS: Record<number, readonly [ErrorCode, string]> = {
+  400: ['BAD_REQUEST', 'The request is malformed.'],
+  401: ['UNAUTHORIZED', 'Sign in to use this endpoint.'],
+  404: ['NOT_FOUND', 'Not found.'],
+  405: ['METHOD_NOT_ALLOWED', 'This method is not allowed here.'],
+  408: ['REQUEST_TIMEOUT', 'The request took too long to arrive.'],
+  409: ['CONFLICT', 'The request conflicts with the current state.'],
+  413: ['PAYLOAD_TOO_LARGE', 'The request body is too large.'],
+  414: ['URI_TOO_LONG', 'The request URL is too long.'],
+  415: ['UNSUPPORTED_MEDIA_TYPE', 'Send the request body as JSON (Content-Type: application/json).'],
+  429: ['RATE_LIMITED', 'Too many requests. Please try again later.'],
+  431: ['HEADERS_TOO_LARGE', 'The request headers are too large.'],
 };
+
+/** Fastify's own codes whose fixed message says more than the status does. */
+const MESSAGE_BY_FASTIFY_CODE: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty; send a JSON object.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length.',
+  FST_ERR_BAD_URL: 'The request URL is not valid.',
+};
+
+/** The one error shape for a client error of `status`, whatever raised it. */
+export function clientErrorBody(status: number, fastifyCode?: string): ApiError {
+  const [code, message] = CLIENT_ERRORS[status] ?? CLIENT_ERRORS[400]!;
+  return body(code, (fastifyCode && MESSAGE_BY_FASTIFY_CODE[fastifyCode]) ?? message);
+}
 
 function body(code: ErrorCode, message: string, fields?: Record<string, string>): ApiError {
   return { error: fields ? { code, message, fields } : { code, message } };
@@ -57,8 +83,9 @@ export default fp(
       }
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) {
-        const code = CODE_BY_STATUS[status] ?? 'VALIDATION_FAILED';
-        return reply.code(status).send(body(code, error.message));
+        // A client's malformed request: worth a debug line, never an error with a stack.
+        request.log.debug({ code: error.code, statusCode: status }, 'client error');
+        return reply.code(status).send(clientErrorBody(status, error.code));
       }
       const leadId = leadIdOf(error, request);
       if (isStoreUnavailable(error)) {
@@ -76,8 +103,46 @@ export default fp(
     });
 
     app.setNotFoundHandler((request, reply) => {
-      reply.code(404).send(body('NOT_FOUND', 'Not found.'));
+      reply.code(404).send(clientErrorBody(404));
     });
   },
   { name: 'error-handler' },
 );
+
+/**
+ * Fastify's router errors (a URL that does not decode, a path parameter over the router's limit), answered in the
+ * one error shape before any route runs. Fastify's own answer echoes the whole path back.
+ */
+export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors']> = (
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => {
+  const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : (error.statusCode ?? 400);
+  request.log.debug({ code: error.code, statusCode: status }, 'client error');
+  void reply.code(status).send(clientErrorBody(status, error.code));
+};
+
+/**
+ * Errors Node's HTTP parser raises before Fastify sees a request (a header block over the limit, a stray byte
+ * after a body, bytes that are not HTTP): answered in the one error shape, logged at debug, and the socket closed.
+ */
+export function clientErrorHandler(
+  this: { log: FastifyRequest['log'] },
+  error: NodeJS.ErrnoException,
+  socket: Socket,
+): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  this.log.debug({ code: error.code, statusCode: status }, 'client error');
+  if (socket.writable) {
+    const payload = JSON.stringify(clientErrorBody(status));
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n` +
+        `Cache-Control: no-store\r\nConnection: close\r\n\r\n${payload}`,
+    );
+  }
+  socket.destroy();
+}

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { consentScriptSources, type ConsentScripts } from '../consent/consent-scripts.js';
 import { HttpError } from '../http-error.js';
 
@@ -60,6 +60,15 @@ export default fp<SecurityOptions>(
       securityHeaders(request.raw, reply.raw, (err) => done(err as Error | undefined));
     });
 
+    // API answers carry a visitor's lead (or say whether one exists): no cache, shared or private, may keep them.
+    // A route that is safe to cache (the public configuration) sets its own Cache-Control.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+        reply.header('cache-control', 'no-store');
+      }
+      done(null, payload);
+    });
+
     if (!options.rateLimitEnabled) {
       // Routes that build their own limiter (the partner API) get one that lets everything through.
       app.decorate('rateLimit', () => async () => undefined);
@@ -79,9 +88,25 @@ export default fp<SecurityOptions>(
       max: options.rateLimitMax,
       timeWindow: options.rateLimitWindowMs,
       skipOnError: true,
+      keyGenerator: clientKey,
       errorResponseBuilder: (_request, context) =>
         new HttpError(429, 'RATE_LIMITED', `Too many requests. Please try again in ${context.after}.`),
     });
   },
   { name: 'security', dependencies: ['redis'] },
 );
+
+/**
+ * The limiter's key for a request: its client address, IPv6 grouped by /64 as the limiter does. A request whose
+ * socket closed before it was routed has no address; the limiter's own key function throws on it (an error line
+ * with a stack for every such client), so it shares one key instead.
+ */
+function clientKey(request: { ip: string | undefined }): string {
+  const ip = request.ip;
+  if (!ip) return 'no-address';
+  try {
+    return normalizeIP(ip, 64);
+  } catch {
+    return ip;
+  }
+}
