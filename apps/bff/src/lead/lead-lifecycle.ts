@@ -49,7 +49,7 @@ import type { LeadFollowUps } from './lead-follow-ups.js';
 import type { ZipDirectory } from '../reference-data/zip-directory.js';
 import type { RoutingLookup } from './routing-lookup.js';
 import { LeadStore, type LeadRecord } from '@funnel/lead-store/lead-store';
-import { maskLastFour } from './mask.js';
+import { maskSensitive } from './mask.js';
 
 /** The idempotency key was taken over by a later request (this one looked dead): nothing was created. */
 export class LostIdempotencyClaim extends Error {
@@ -395,7 +395,7 @@ export class LeadLifecycle {
     const masked: Partial<Record<SensitiveClientField, string>> = {};
     for (const [field, value] of Object.entries(all)) {
       if ((SENSITIVE_CLIENT_FIELDS as readonly string[]).includes(field)) {
-        masked[field as SensitiveClientField] = maskLastFour(String(value));
+        masked[field as SensitiveClientField] = maskSensitive(field as SensitiveClientField, String(value));
       } else if (!SERVER_ONLY.has(field)) {
         answers[field] = value;
       }

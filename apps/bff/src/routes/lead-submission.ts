@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import * as z from 'zod';
 import { SubmitLeadRequestSchema } from '@funnel/contracts/consent';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
 import { OUTCOME_EVENT, SubmitAcceptedSchema, type LeadOutcome } from '@funnel/contracts/lead-outcome';
@@ -55,13 +56,30 @@ const leadSubmissionRoutes: FastifyPluginAsyncZod<SubmissionRouteOptions> = asyn
           `Sends the current outcome at once (event \`${OUTCOME_EVENT}\`, id = its sequence number), then every ` +
           'change. Honours `Last-Event-ID`. Comment lines keep the connection alive.',
         tags: ['lead'],
-        response: { 404: ApiErrorSchema },
+        response: {
+          200: z
+            .string()
+            .describe(
+              `text/event-stream: \`event: ${OUTCOME_EVENT}\` lines whose data is the lead outcome as JSON`,
+            ),
+          404: ApiErrorSchema,
+        },
       },
       // A stream of events is no document: the CSP and framing headers would only cost memory per connection.
       config: { documentHeaders: false },
     },
     async (request, reply) => {
       const { id, outcome } = await app.leads.outcomeOf(request.sessionLeadId());
+      // HEAD (which Fastify routes here too) gets the stream's headers and no stream.
+      if (request.method === 'HEAD') {
+        reply.hijack();
+        reply.raw.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-store',
+        });
+        reply.raw.end();
+        return;
+      }
       const lastEventId = Number(request.headers['last-event-id'] ?? 0) || 0;
       let lastSent = lastEventId;
 

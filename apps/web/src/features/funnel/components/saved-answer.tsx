@@ -30,7 +30,7 @@ export function SavedAnswer({ children, replaceLabel, onReplace }: SavedAnswerPr
   );
 }
 
-/** The last four characters of a masked answer ('•••••6789' → '6789'). */
+/** The characters a masked answer shows ('•••• 6789' → '6789'). */
 export function lastFour(masked: string): string {
-  return masked.slice(-4);
+  return masked.replace(/^[•\s]+/, '');
 }
