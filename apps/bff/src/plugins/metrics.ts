@@ -1,6 +1,9 @@
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+/** The route label of every step save (`PUT /api/v1/lead/steps/<step>`), one series for all 25 steps. */
+const STEP_ROUTE = '/api/v1/lead/steps/:step';
+
 declare module 'fastify' {
   interface FastifyInstance {
     metrics: BffMetrics;
@@ -76,14 +79,15 @@ export default fp<{ openSse: () => number }>(
     app.decorate('metrics', metrics);
 
     app.addHook('onResponse', async (request, reply) => {
-      const route = request.routeOptions.url ?? 'unmatched';
+      // The 25 step-save operations share one label, as they share one dashboard line.
+      const route = request.routeOptions.config.step ? STEP_ROUTE : (request.routeOptions.url ?? 'unmatched');
       const status = reply.statusCode;
       metrics.requests.inc({ method: request.method, route, status });
       metrics.requestSeconds.observe({ method: request.method, route }, reply.elapsedTime / 1000);
       if (request.method === 'POST' && route === '/api/v1/lead' && status === 201) {
         metrics.leadsCreated.inc({ source: 'funnel' });
-      } else if (request.method === 'PUT' && route === '/api/v1/lead/steps/:step' && status === 200) {
-        metrics.stepsSaved.inc({ step: (request.params as { step?: string }).step ?? 'unknown' });
+      } else if (route === STEP_ROUTE && status === 200) {
+        metrics.stepsSaved.inc({ step: request.routeOptions.config.step });
       } else if (request.method === 'POST' && route === '/api/v1/lead/submit' && status < 300) {
         metrics.submitted.inc({ source: 'funnel' });
       } else if (

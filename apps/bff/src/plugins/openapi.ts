@@ -2,6 +2,58 @@ import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { FIELD_DESCRIPTIONS } from '@funnel/contracts/field-docs';
+import { SESSION_COOKIE } from './lead-session.js';
+
+/**
+ * Gives every schema property named after a lead field the field's description (`field-docs.ts`), wherever it
+ * appears: the step operations, the partner API, the lead summary. A description the schema has wins.
+ */
+function describeLeadFields(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) describeLeadFields(item);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const properties = (node as { properties?: unknown }).properties;
+  if (properties && typeof properties === 'object') {
+    for (const [name, schema] of Object.entries(properties as Record<string, Record<string, unknown>>)) {
+      const description = FIELD_DESCRIPTIONS[name as keyof typeof FIELD_DESCRIPTIONS];
+      if (description && schema && typeof schema === 'object' && schema.description === undefined) {
+        schema.description = description;
+      }
+    }
+  }
+  for (const value of Object.values(node)) describeLeadFields(value);
+}
+
+/**
+ * Says of every operation who may call it (the lead's session cookie, a bearer key, or anyone) and gives it an
+ * operation id (`getLookupZipByZip`) unless its route names one.
+ */
+function completeOperations(paths: Record<string, Record<string, Record<string, unknown>>>): void {
+  for (const [path, methods] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      if (operation.security === undefined) {
+        const needsSession =
+          path.startsWith('/api/v1/lead/') || (path === '/api/v1/lead' && method === 'get');
+        operation.security = needsSession ? [{ leadSession: [] }] : [];
+      }
+      operation.operationId ??= operationIdOf(method, path);
+    }
+  }
+}
+
+function operationIdOf(method: string, path: string): string {
+  const words = path
+    .replace(/^\/api\/v1\//, '')
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => (segment.startsWith('{') ? `by-${segment.slice(1, -1)}` : segment))
+    .flatMap((segment) => segment.split(/[-_.]/))
+    .filter(Boolean);
+  return method + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
+}
 
 /** OpenAPI 3.1 generated from the zod contracts, served at /api/docs (UI) and /api/docs/json. */
 export default fp(
@@ -17,6 +69,7 @@ export default fp(
             'by POST /api/v1/lead; every other lead call acts on that lead only. Errors share one shape: ' +
             '`{ error: { code, message, fields? } }` where `fields` maps a field name to the message a person reads.',
         },
+        servers: [{ url: '/', description: 'This BFF (the API is served under /api/v1)' }],
         tags: [
           { name: 'lead', description: "The visitor's own lead" },
           { name: 'lookup', description: 'ZIP and routing-number lookups' },
@@ -35,6 +88,12 @@ export default fp(
         ],
         components: {
           securitySchemes: {
+            leadSession: {
+              type: 'apiKey',
+              in: 'cookie',
+              name: SESSION_COOKIE,
+              description: "The visitor's signed session cookie, set by POST /api/v1/lead (HttpOnly).",
+            },
             partnerApiKey: {
               type: 'http',
               scheme: 'bearer',
@@ -49,6 +108,13 @@ export default fp(
         },
       },
       transform: jsonSchemaTransform,
+      transformObject: (documentObject) => {
+        if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
+        const paths = documentObject.openapiObject.paths ?? {};
+        describeLeadFields(paths);
+        completeOperations(paths as Record<string, Record<string, Record<string, unknown>>>);
+        return documentObject.openapiObject;
+      },
     });
     await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
   },

@@ -7,9 +7,28 @@ import {
   StepSavedSchema,
 } from '@funnel/contracts/api';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
-import { StepNameSchema } from '@funnel/contracts/steps';
+import { toClientFields } from '@funnel/contracts/fields';
+import { SAMPLE_LEAD } from '@funnel/contracts/sample-lead';
+import { STEPS, getStep, type StepName } from '@funnel/contracts/steps';
 
 const errors = { 400: ApiErrorSchema, 404: ApiErrorSchema, 429: ApiErrorSchema };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The step a step-save route saves (for its metrics). */
+    step?: StepName;
+  }
+}
+
+/** The sample lead's answer to `name`, as a client sends it: the example of the step's operation. */
+function stepExample(name: StepName): Record<string, unknown> {
+  const sample = toClientFields(SAMPLE_LEAD) as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(getStep(name).schema.shape)
+      .filter((field) => sample[field] !== undefined)
+      .map((field) => [field, sample[field]]),
+  );
+}
 
 /** The visitor's own lead: create it, read it back, save one step at a time. */
 const leadRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -58,22 +77,29 @@ const leadRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => app.leads.summary(request.sessionLeadId()),
   );
 
-  app.put(
-    '/lead/steps/:step',
-    {
-      schema: {
-        summary: "Save one step's answer",
-        description:
-          "The body holds the step's fields (client names), validated by the step's schema from the contracts " +
-          'package. Answers `{ nextStep, progress }`; the next step is computed from the stored lead.',
-        tags: ['lead'],
-        params: z.object({ step: StepNameSchema }),
-        body: z.record(z.string(), z.unknown()),
-        response: { 200: StepSavedSchema, ...errors },
+  // One operation per step, each documented with its own body schema and example. The step's rules need today's
+  // date and the stored lead, so `saveStep` validates the body (once); the route's schema only documents it.
+  for (const step of STEPS) {
+    app.put(
+      `/lead/steps/${step.name}`,
+      {
+        config: { step: step.name },
+        schema: {
+          operationId: `saveStep_${step.name}`,
+          summary: `Save the ${step.name} step (${step.title})`,
+          description:
+            `Saves the answer of the \`/${step.name}\` screen to the visitor's lead. Unknown keys are ignored. ` +
+            'Answers `{ nextStep, progress }`, the next step computed from the stored lead; a 400 names each ' +
+            'field with the message a person reads.',
+          tags: ['lead'],
+          body: step.schema.meta({ examples: [stepExample(step.name)] }),
+          response: { 200: StepSavedSchema, ...errors, 409: ApiErrorSchema },
+        },
+        validatorCompiler: () => (data) => ({ value: data }),
       },
-    },
-    async (request) => app.leads.saveStep(request.sessionLeadId(), request.params.step, request.body),
-  );
+      async (request) => app.leads.saveStep(request.sessionLeadId(), step.name, request.body),
+    );
+  }
 };
 
 export default leadRoutes;
