@@ -1,0 +1,294 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiErrorSchema } from '@funnel/contracts/errors';
+import { SESSION_COOKIE } from '../src/plugins/lead-session.js';
+import { FUNNEL_NOW, STEP_ANSWERS, cookieOf } from './funnel-answers.js';
+import { startTestApp, type TestApp } from './test-app.js';
+
+/**
+ * The fuzz suite (issue 12): every operation of the OpenAPI document, at least 100 requests each, with path
+ * parameters, query strings, bodies and headers drawn from the operation's own schemas, valid, at their
+ * boundaries, and hostile. Asserts no 5xx, every 4xx in the one error shape and echoing nothing it was sent, and
+ * the server healthy afterwards; prints the counts per operation.
+ */
+
+const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 100);
+/** Planted in every hostile value: a 4xx answer containing it echoed the request back. */
+const MARKER = 'ZqxEcho';
+
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  format?: string;
+  pattern?: string;
+  examples?: unknown[];
+  additionalProperties?: boolean | JsonSchema;
+};
+
+interface Operation {
+  method: string;
+  path: string;
+  parameters: Array<{ name: string; in: string; required?: boolean; schema?: JsonSchema }>;
+  body?: JsonSchema;
+  security: string[];
+}
+
+/** Strings no handler should trust: control and bidi characters, encodings, traversal, markup, huge. */
+const hostileString = fc.oneof(
+  fc.constantFrom(
+    `\u0000\u0007\u001b[31m${MARKER}\u202Eevil`,
+    `${MARKER}%ff%fe`,
+    `../../${MARKER}/etc/passwd`,
+    `<script>${MARKER}</script>`,
+    `${MARKER}\ud83d`,
+    `' OR 1=1 -- ${MARKER}`,
+    `${MARKER}${'é'.repeat(300)}`,
+    `{"$gt":"${MARKER}"}`,
+    `${MARKER}\r\nSet-Cookie: x=1`,
+  ),
+  fc.string({ unit: 'binary', maxLength: 40 }).map((s) => `${MARKER}${s}`),
+  fc.integer({ min: 101, max: 20_000 }).map((n) => MARKER + 'x'.repeat(n)),
+);
+
+/** A value of `schema`'s type and within its bounds, or at them. */
+function valid(schema: JsonSchema | undefined, depth = 0): fc.Arbitrary<unknown> {
+  if (!schema || depth > 5) return fc.constant(null);
+  if (schema.examples && schema.examples.length > 0) {
+    return fc.oneof(fc.constantFrom(...schema.examples), generated(schema, depth));
+  }
+  return generated(schema, depth);
+}
+
+function generated(schema: JsonSchema, depth: number): fc.Arbitrary<unknown> {
+  if (schema.const !== undefined) return fc.constant(schema.const);
+  if (schema.enum) return fc.constantFrom(...schema.enum);
+  const choices = schema.anyOf ?? schema.oneOf;
+  if (choices && choices.length > 0) return fc.oneof(...choices.map((s) => valid(s, depth + 1)));
+  if (schema.allOf && schema.allOf.length > 0) return valid(schema.allOf[0], depth + 1);
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'object': {
+      const properties = schema.properties ?? {};
+      const required = new Set(schema.required ?? []);
+      const shape = Object.fromEntries(
+        Object.entries(properties).map(([name, sub]) => [name, valid(sub, depth + 1)]),
+      );
+      return fc.record(shape, {
+        requiredKeys: Object.keys(properties).filter((name) => required.has(name)),
+      });
+    }
+    case 'array':
+      return fc.array(valid(schema.items, depth + 1), { maxLength: 4 });
+    case 'integer':
+      return fc.integer({ min: schema.minimum ?? -1000, max: schema.maximum ?? 100_000 });
+    case 'number':
+      return fc.double({ min: schema.minimum ?? -1000, max: schema.maximum ?? 100_000, noNaN: true });
+    case 'boolean':
+      return fc.boolean();
+    case 'string': {
+      const min = schema.minLength ?? 0;
+      const max = Math.min(schema.maxLength ?? 40, 200);
+      if (schema.format === 'date') return fc.constantFrom('1988-04-09', '2026-11-27', '2000-02-29');
+      if (schema.format === 'date-time') return fc.constantFrom('2026-11-17T14:58:00Z');
+      if (schema.format === 'email') return fc.constantFrom('maria.garcia@example.com');
+      if (schema.format === 'uri') return fc.constantFrom('https://example.com/a');
+      return fc.oneof(
+        fc.string({ minLength: min, maxLength: Math.max(min, max) }),
+        fc.constantFrom('x'.repeat(Math.max(min, max)), 'x'.repeat(max + 1)),
+      );
+    }
+    default:
+      return fc.jsonValue({ maxDepth: 2 });
+  }
+}
+
+/** A body for `schema`: valid, valid with one field broken, or anything JSON can hold. */
+function bodyFor(schema: JsonSchema | undefined): fc.Arbitrary<unknown> {
+  const base = valid(schema);
+  const broken = fc
+    .tuple(base, hostileString, fc.oneof(hostileString, fc.jsonValue({ maxDepth: 2 })))
+    .map(([value, key, replacement]) => {
+      if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+      const keys = Object.keys(value);
+      const target = keys.length > 0 ? keys[key.length % keys.length]! : key;
+      return { ...value, [target]: replacement };
+    });
+  return fc.oneof(base, base, broken, fc.jsonValue({ maxDepth: 3 }), hostileString);
+}
+
+/**
+ * `value` as a path segment. A lone surrogate has no UTF-8 form: it is sent as the bytes a careless client would
+ * send for it (an invalid UTF-8 sequence), which the server must refuse cleanly.
+ */
+function pathSegment(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return `%ED%A0%BD${encodeURIComponent(value.toWellFormed())}`;
+  }
+}
+
+function partnerKey() {
+  const key = `fpk_${randomBytes(24).toString('base64url')}`;
+  const hash = createHash('sha256').update(key).digest('hex');
+  return { key, entry: `fuzz:aff-fuzz:${hash}:100000` };
+}
+
+describe('fuzz: every operation of the API document', () => {
+  let t: TestApp;
+  const operations: Operation[] = [];
+  let cookie = '';
+  const partner = partnerKey();
+  const adminToken = randomBytes(24).toString('hex');
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      now: () => FUNNEL_NOW,
+      env: {
+        PARTNER_API_KEYS: partner.entry,
+        ADMIN_API_TOKEN: adminToken,
+        RATE_LIMIT_ENABLED: 'false',
+      },
+    });
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const content = (op.requestBody as { content?: Record<string, { schema?: JsonSchema }> } | undefined)
+          ?.content;
+        operations.push({
+          method: method.toUpperCase(),
+          path,
+          parameters: (op.parameters as Operation['parameters'] | undefined) ?? [],
+          body: content?.['application/json']?.schema,
+          security: ((op.security as Array<Record<string, unknown>> | undefined) ?? []).flatMap(Object.keys),
+        });
+      }
+    }
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/lead',
+      payload: { amount: 500, loanReason: 'OTHER', zipCode: '10001' },
+    });
+    cookie = cookieOf(created);
+    // Half the lead answered, so step saves and reads meet a lead with some answers on file.
+    for (const [step, answer] of STEP_ANSWERS.slice(0, 12)) {
+      await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/lead/steps/${step}`,
+        payload: answer,
+        headers: { cookie },
+      });
+    }
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers every operation without a 5xx, in the error shape, echoing nothing', async () => {
+    expect(operations.length).toBeGreaterThan(20);
+    const table: string[] = [];
+    const failures: string[] = [];
+    for (const op of operations) {
+      const counts = { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0 };
+      const pathParams = op.parameters.filter((p) => p.in === 'path');
+      const queryParams = op.parameters.filter((p) => p.in === 'query');
+      const request = fc.record({
+        path: fc.tuple(...pathParams.map((p) => fc.oneof(valid(p.schema), hostileString))),
+        query: fc.tuple(
+          ...queryParams.map((p) => fc.option(fc.oneof(valid(p.schema), hostileString), { nil: undefined })),
+        ),
+        body: bodyFor(op.body),
+        // A valid session on the event stream opens a stream that never ends; its HEAD is tested elsewhere.
+        session: op.path.endsWith('/events')
+          ? fc.constantFrom('none', 'forged')
+          : fc.constantFrom('valid', 'none', 'forged'),
+        auth: fc.constantFrom('right', 'none', 'wrong'),
+        contentType: fc.constantFrom(
+          'application/json',
+          'application/json',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+        ),
+      });
+      await fc.assert(
+        fc.asyncProperty(request, async (r) => {
+          let url = op.path;
+          pathParams.forEach((p, i) => {
+            url = url.replace(`{${p.name}}`, pathSegment(String(r.path[i] ?? '')));
+          });
+          const query = new URLSearchParams();
+          queryParams.forEach((p, i) => {
+            const value = r.query[i];
+            if (value !== undefined)
+              query.set(p.name, typeof value === 'string' ? value : JSON.stringify(value));
+          });
+          if (query.size > 0) url += `?${query}`;
+          const headers: Record<string, string> = {};
+          if (r.session === 'valid') headers.cookie = cookie;
+          if (r.session === 'forged') headers.cookie = `${SESSION_COOKIE}=${MARKER}.forged`;
+          const scheme = op.security[0];
+          if (scheme && r.auth !== 'none') {
+            const secret = scheme === 'adminToken' ? adminToken : partner.key;
+            headers.authorization = `Bearer ${r.auth === 'right' ? secret : MARKER}`;
+            if (op.method === 'POST') headers['idempotency-key'] = randomBytes(8).toString('hex');
+          }
+          const hasBody = op.method !== 'GET' && op.method !== 'HEAD' && op.method !== 'DELETE';
+          if (hasBody) headers['content-type'] = r.contentType;
+          const response = await t.app.inject({
+            method: op.method as 'GET',
+            url,
+            headers,
+            ...(hasBody
+              ? {
+                  payload:
+                    r.contentType === 'application/json'
+                      ? JSON.stringify(r.body)
+                      : `${MARKER}=${JSON.stringify(r.body)}`,
+                }
+              : {}),
+          });
+          const status = response.statusCode;
+          counts[`${Math.floor(status / 100)}xx` as keyof typeof counts] += 1;
+          if (status >= 500) {
+            failures.push(`${op.method} ${op.path} → ${status} for ${url}: ${response.body.slice(0, 200)}`);
+          } else if (status >= 400) {
+            const shaped = ApiErrorSchema.safeParse(response.json());
+            if (!shaped.success) failures.push(`${op.method} ${op.path} → ${status} not in the error shape`);
+            if (response.body.includes(MARKER)) {
+              failures.push(
+                `${op.method} ${op.path} → ${status} echoed the request: ${response.body.slice(0, 200)}`,
+              );
+            }
+          }
+        }),
+        { numRuns: RUNS_PER_OPERATION, seed: Number(process.env.FUZZ_SEED ?? 20261124) },
+      );
+      table.push(
+        `${`${op.method} ${op.path}`.padEnd(48)} ${String(RUNS_PER_OPERATION).padStart(5)} ` +
+          `${String(counts['2xx']).padStart(5)} ${String(counts['4xx']).padStart(5)} ${String(counts['5xx']).padStart(5)}`,
+      );
+    }
+    process.stdout.write(
+      `fuzz: ${operations.length} operations, ${RUNS_PER_OPERATION} requests each\n` +
+        `${'operation'.padEnd(48)} ${'sent'.padStart(5)} ${'2xx'.padStart(5)} ${'4xx'.padStart(5)} ${'5xx'.padStart(5)}\n` +
+        `${table.join('\n')}\n`,
+    );
+    expect(failures.slice(0, 20)).toEqual([]);
+    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+  }, 300_000);
+});
