@@ -136,7 +136,7 @@ function pathSegment(value: string): string {
   try {
     return encodeURIComponent(value);
   } catch {
-    return `%ED%A0%BD${encodeURIComponent(value.toWellFormed())}`;
+    return `%ED%A0%BD${encodeURIComponent(value.replace(/\p{Cs}/gu, '\uFFFD'))}`;
   }
 }
 
