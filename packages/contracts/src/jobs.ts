@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { CROSS_SELL_QUESTIONS } from './cross-sell.js';
+import { POSTBACK_EVENTS, PostbackEventSchema } from './postbacks.js';
 
 /**
  * The job catalog: every queue, its job name and its payload schema. Payloads carry ids only, never personal
@@ -19,6 +20,13 @@ export type PartnerWebhookJob = z.infer<typeof PartnerWebhookJobSchema>;
  */
 export const LeadJobSchema = z.object({ leadId: z.string().min(16).max(64) });
 export type LeadJob = z.infer<typeof LeadJobSchema>;
+
+/** An affiliate's lead reached an outcome the affiliate's postback fires on. */
+export const AffiliatePostbackJobSchema = z.object({
+  leadId: z.string().min(16).max(64),
+  event: PostbackEventSchema,
+});
+export type AffiliatePostbackJob = z.infer<typeof AffiliatePostbackJobSchema>;
 
 export const JOBS = {
   submitLead: {
@@ -48,6 +56,12 @@ export const JOBS = {
     queue: 'trustedform',
     name: 'trustedform-retain',
     schema: LeadJobSchema,
+  },
+  /** Tell the lead's affiliate about its conversion (the affiliate's postback URL). */
+  affiliatePostback: {
+    queue: 'affiliate-postbacks',
+    name: 'affiliate-postback',
+    schema: AffiliatePostbackJobSchema,
   },
   /** Remove SSN, bank and licence numbers once the grace period after the final outcome has passed. */
   sensitiveDataPurge: {
@@ -102,6 +116,8 @@ export const FOLLOW_UP_JOB_IDS = {
   crossSellForward: (leadId: string, question: string) => `${leadId}.${question}`,
   trustedFormRetain: (leadId: string) => leadId,
   sensitiveDataPurge: (leadId: string) => leadId,
+  /** One postback per lead and event, however often the outcome is settled. */
+  affiliatePostback: (leadId: string, event: string) => `${leadId}.${event}`,
 } as const;
 
 /** Attempts and backoff for calls to a third party that may be down for a while (about 20 minutes in all). */
@@ -112,6 +128,12 @@ export const FOLLOW_UP_JOB_OPTIONS = {
   mailingListSync: { ...THIRD_PARTY_RETRIES, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 } },
   crossSellForward: { ...THIRD_PARTY_RETRIES, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 } },
   trustedFormRetain: {
+    ...THIRD_PARTY_RETRIES,
+    removeOnComplete: { age: 7 * 24 * 3600 },
+    removeOnFail: { age: 30 * 24 * 3600 },
+  },
+  // Kept a week once delivered (bull-board shows them), a month when every attempt failed.
+  affiliatePostback: {
     ...THIRD_PARTY_RETRIES,
     removeOnComplete: { age: 7 * 24 * 3600 },
     removeOnFail: { age: 30 * 24 * 3600 },
@@ -133,6 +155,7 @@ export function leadJobIds(leadId: string): Array<{ queue: string; jobIds: strin
   const variants: Partial<Record<keyof typeof JOBS, string[]>> = {
     mailingListSync: MAILING_LIST_SYNC_TRIGGERS.map((t) => FOLLOW_UP_JOB_IDS.mailingListSync(leadId, t)),
     crossSellForward: CROSS_SELL_QUESTIONS.map((q) => FOLLOW_UP_JOB_IDS.crossSellForward(leadId, q)),
+    affiliatePostback: POSTBACK_EVENTS.map((e) => FOLLOW_UP_JOB_IDS.affiliatePostback(leadId, e)),
   };
   return (Object.keys(JOBS) as Array<keyof typeof JOBS>).map((job) => ({
     queue: JOBS[job].queue,

@@ -17,6 +17,8 @@ import {
 } from '@funnel/contracts/lead-outcome';
 import { PartnerLeadMetaSchema, type PartnerLeadMeta } from '@funnel/contracts/partner-api';
 import { CrossSellRecordSchema, type CrossSellRecord } from '@funnel/contracts/cross-sell';
+import { PostbackDeliverySchema, type PostbackDelivery } from '@funnel/contracts/postbacks';
+import type { Tracking } from '@funnel/contracts/tracking';
 import type { ContactIndex } from './contact-index.js';
 import { FieldCipher } from './field-cipher.js';
 import { evalScript } from './redis-script.js';
@@ -388,6 +390,12 @@ export class LeadStore {
     };
   }
 
+  /** The lead's attribution, without opening its sealed fields; undefined when the lead is gone. */
+  async getTracking(id: string): Promise<Partial<Tracking> | undefined> {
+    const raw = await this.redis.hget(this.key(id), META.tracking);
+    return raw ? (JSON.parse(raw) as Partial<Tracking>) : undefined;
+  }
+
   async getOutcome(id: string): Promise<LeadOutcome | undefined> {
     const raw = await this.redis.hget(this.key(id), META.outcome);
     return raw ? LeadOutcomeSchema.parse(JSON.parse(raw)) : undefined;
@@ -476,7 +484,7 @@ export class LeadStore {
     const results = await this.redis
       .multi()
       .del(...ids.map((id) => this.key(id)))
-      .del(...ids.flatMap((id) => [`${this.key(id)}:posting`, this.consentKey(id)]))
+      .del(...ids.flatMap((id) => [`${this.key(id)}:posting`, this.consentKey(id), this.postbacksKey(id)]))
       .exec();
     const existed = results?.[0]?.[1];
     return typeof existed === 'number' ? existed : 0;
@@ -510,6 +518,27 @@ export class LeadStore {
       JSON.stringify(CrossSellRecordSchema.parse(record)),
     );
     return done === 1;
+  }
+
+  /** Where the attempts at a lead's affiliate postbacks are recorded. */
+  postbacksKey(id: string): string {
+    return `${this.options.keyPrefix}postbacks:${id}`;
+  }
+
+  /** Records one postback attempt; the record lives `ttlMs` after the latest attempt. */
+  async recordPostback(id: string, delivery: PostbackDelivery, ttlMs: number): Promise<void> {
+    const key = this.postbacksKey(id);
+    await this.redis
+      .multi()
+      .rpush(key, JSON.stringify(PostbackDeliverySchema.parse(delivery)))
+      .pexpire(key, ttlMs)
+      .exec();
+  }
+
+  /** Every postback attempt recorded for a lead, oldest first. */
+  async getPostbacks(id: string): Promise<PostbackDelivery[]> {
+    const raw = await this.redis.lrange(this.postbacksKey(id), 0, -1);
+    return raw.map((entry) => PostbackDeliverySchema.parse(JSON.parse(entry)));
   }
 
   /** Where a lead's consent evidence is kept apart from the lead, for the retention period. */
