@@ -34,6 +34,28 @@ describe('worker configuration', () => {
     expect(() => loadEnv({ ...REQUIRED, BREVO_LIST_IDS: '7,x' })).toThrow(/BREVO_LIST_IDS/);
   });
 
+  it('reads affiliate postbacks: https only outside local runs, known macros only, sold by default', () => {
+    const postbacks = (url: string) => JSON.stringify({ 'aff-1': { url } });
+    expect(
+      loadEnv({ ...REQUIRED, AFFILIATE_POSTBACKS: postbacks('https://t.example/pb?c={click_id}') })
+        .AFFILIATE_POSTBACKS,
+    ).toEqual({ 'aff-1': { url: 'https://t.example/pb?c={click_id}', events: ['sold'], payout: {} } });
+    expect(() =>
+      loadEnv({ ...REQUIRED, AFFILIATE_POSTBACKS: postbacks('http://t.example/pb?c={click_id}') }),
+    ).toThrow(/must be an https URL/);
+    expect(
+      loadEnv({
+        ...REQUIRED,
+        PARTNER_WEBHOOK_INSECURE: 'true',
+        AFFILIATE_POSTBACKS: postbacks('http://127.0.0.1:9/pb'),
+      }).AFFILIATE_POSTBACKS['aff-1']?.url,
+    ).toBe('http://127.0.0.1:9/pb');
+    expect(() =>
+      loadEnv({ ...REQUIRED, AFFILIATE_POSTBACKS: postbacks('https://t.example/pb?c={clickid}') }),
+    ).toThrow(/unknown macro \{clickid\}/);
+    expect(() => loadEnv({ ...REQUIRED, AFFILIATE_POSTBACKS: '{nope' })).toThrow(/AFFILIATE_POSTBACKS/);
+  });
+
   it('sends the TrustedForm key over https only in production', () => {
     const local = { ...REQUIRED, TRUSTEDFORM_CERT_ORIGIN: 'http://127.0.0.1:4567' };
     expect(loadEnv(local).TRUSTEDFORM_CERT_ORIGIN).toBe('http://127.0.0.1:4567');

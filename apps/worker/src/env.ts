@@ -2,6 +2,18 @@ import * as z from 'zod';
 import { parseEnv } from '@funnel/server-runtime/parse-env';
 import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
 import { PartnerWebhookSecretsSchema } from '@funnel/lead-store/partner-config';
+import { readFileSync } from 'node:fs';
+import { AffiliatePostbacksSchema } from '@funnel/contracts/postbacks';
+
+/** A JSON document in the environment: parse errors read as a message on the key, not a stack. */
+const jsonText = z.string().transform((text, ctx) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'is not valid JSON' });
+    return z.NEVER;
+  }
+});
 
 const hostList = z.string().transform((s) =>
   s
@@ -70,13 +82,47 @@ export const EnvSchema = z
     SENSITIVE_PURGE_GRACE_HOURS: z.coerce.number().nonnegative().default(24),
     /** `partnerId:secret`, comma-separated: the keys partner webhooks are signed with. */
     PARTNER_WEBHOOK_SECRETS: PartnerWebhookSecretsSchema,
+    /**
+     * Affiliate conversion postbacks, as JSON `{ "<affiliate id>": { "url", "events"?, "payout"? } }`
+     * (README, "Affiliate postbacks"); `AFFILIATE_POSTBACKS_FILE` names a file holding the same instead.
+     */
+    AFFILIATE_POSTBACKS: jsonText.pipe(AffiliatePostbacksSchema).optional(),
+    AFFILIATE_POSTBACKS_FILE: z.string().min(1).optional(),
+    /** How long each lead's postback attempts stay readable by operators. */
+    POSTBACK_LOG_DAYS: z.coerce.number().positive().default(90),
     /** Deliver webhooks to loopback and private addresses (local runs and tests); refused in production. */
     PARTNER_WEBHOOK_INSECURE: z
       .enum(['true', 'false', '1', '0'])
       .transform((v) => v === 'true' || v === '1')
       .default(false),
   })
+  .transform((env, ctx) => {
+    let postbacks = env.AFFILIATE_POSTBACKS ?? {};
+    if (env.AFFILIATE_POSTBACKS_FILE) {
+      const parsed = jsonText
+        .pipe(AffiliatePostbacksSchema)
+        .safeParse(readOptional(env.AFFILIATE_POSTBACKS_FILE));
+      if (!parsed.success) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['AFFILIATE_POSTBACKS_FILE'],
+          message: parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; '),
+        });
+      } else postbacks = { ...postbacks, ...parsed.data };
+    }
+    return { ...env, AFFILIATE_POSTBACKS: postbacks };
+  })
   .superRefine((env, ctx) => {
+    // Postbacks go over https to public addresses; plain http only where webhooks may (local runs and tests).
+    for (const [affiliate, postback] of Object.entries(env.AFFILIATE_POSTBACKS)) {
+      if (!env.PARTNER_WEBHOOK_INSECURE && !postback.url.startsWith('https://')) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['AFFILIATE_POSTBACKS', affiliate, 'url'],
+          message: 'must be an https URL',
+        });
+      }
+    }
     if (env.NODE_ENV === 'production' && env.PARTNER_WEBHOOK_INSECURE) {
       ctx.addIssue({
         code: 'custom',
@@ -102,6 +148,14 @@ export const EnvSchema = z
   });
 
 export type Env = z.infer<typeof EnvSchema>;
+
+function readOptional(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
 
 /** Parses the environment once at start; fails listing every bad key. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {

@@ -8,6 +8,7 @@ import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { LeadStore } from '@funnel/lead-store/lead-store';
 import { SuppressionList } from '@funnel/lead-store/suppression-list';
 import { loadEnv } from './env.js';
+import { createAffiliatePostbackNotifier, createAffiliatePostbackWorker } from './affiliate-postbacks.js';
 import { createFinalOutcomeFollowUps } from './final-outcome-follow-ups.js';
 import { createFollowUpWorkers } from './follow-up-workers.js';
 import { OutboundHttp } from './outbound-http.js';
@@ -101,6 +102,28 @@ const retainQueue = new Queue(JOBS.trustedFormRetain.queue, {
   prefix: queuePrefix(env.REDIS_KEY_PREFIX),
 });
 const notifyPartner = createPartnerWebhookNotifier({ store, queue: webhookQueue });
+
+// Affiliate conversion postbacks: a GET per converted lead, on the webhooks' terms (no redirects, public https).
+const postbackQueue = new Queue(JOBS.affiliatePostback.queue, {
+  connection,
+  prefix: queuePrefix(env.REDIS_KEY_PREFIX),
+});
+const notifyAffiliate = createAffiliatePostbackNotifier({
+  store,
+  queue: postbackQueue,
+  postbacks: env.AFFILIATE_POSTBACKS,
+});
+const postbackWorker = createAffiliatePostbackWorker(
+  {
+    store,
+    postbacks: env.AFFILIATE_POSTBACKS,
+    sender: webhookSender,
+    logTtlMs: env.POSTBACK_LOG_DAYS * 24 * HOUR_MS,
+    now: Date.now,
+    logger,
+  },
+  { connection, keyPrefix: env.REDIS_KEY_PREFIX, concurrency: WEBHOOK_CONCURRENCY, redisWatch },
+);
 const scheduleFinalOutcomeFollowUps = createFinalOutcomeFollowUps({
   store,
   purgeQueue,
@@ -111,6 +134,7 @@ const scheduleFinalOutcomeFollowUps = createFinalOutcomeFollowUps({
 
 const onFinalOutcome = async (leadId: string) => {
   await notifyPartner(leadId);
+  await notifyAffiliate(leadId);
   await scheduleFinalOutcomeFollowUps(leadId);
 };
 const submissionQueue = new Queue(JOBS.submitLead.queue, {
@@ -168,7 +192,13 @@ const followUpQueues = [
   JOBS.trustedFormRetain,
   JOBS.sensitiveDataPurge,
 ].map((job) => new Queue(job.queue, { connection, prefix: queuePrefix(env.REDIS_KEY_PREFIX) }));
-metrics = new WorkerMetrics([submissionQueue, webhookQueue, reconciler.queue, ...followUpQueues]);
+metrics = new WorkerMetrics([
+  submissionQueue,
+  webhookQueue,
+  postbackQueue,
+  reconciler.queue,
+  ...followUpQueues,
+]);
 metrics.redisUp.set(redisWatch.up || connection.status === 'ready' ? 1 : 0);
 // A taken port costs the operator's view, not the leads: the worker runs on and says so.
 const health = await startHealthServer(
@@ -195,12 +225,14 @@ closeOnSignals(
       worker.close(),
       reconciler.worker.close(),
       webhookWorker.close(),
+      postbackWorker.close(),
       ...followUpWorkers.map((w) => w.close()),
     ]);
     await Promise.all([
       lender.close(),
       webhookSender.close(),
       webhookQueue.close(),
+      postbackQueue.close(),
       outbound.close(),
       purgeQueue.close(),
       retainQueue.close(),

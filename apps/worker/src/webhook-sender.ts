@@ -103,15 +103,7 @@ export class WebhookSender {
    * timeouts, and with {@link WebhookAddressRefusedError} for an address that may never be called.
    */
   async post(url: string, body: string, headers: Record<string, string>): Promise<number> {
-    const target = new URL(url);
-    const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
-    if (
-      !this.options.allowPrivateNetworks &&
-      (target.protocol !== 'https:' || (isIP(host) && !isPublicAddress(host)))
-    ) {
-      throw new WebhookAddressRefusedError(`webhook address ${target.origin} is not a public https address`);
-    }
-    const response = await request(target, {
+    const response = await request(this.checked(url), {
       method: 'POST',
       dispatcher: this.agent,
       headers: { 'content-type': 'application/json', ...headers },
@@ -120,6 +112,27 @@ export class WebhookSender {
     // The answer's body means nothing to us; reading it frees the connection for the next delivery.
     await response.body.dump();
     return response.statusCode;
+  }
+
+  /** GETs `url` (an affiliate postback), on the same terms as {@link post}. */
+  async get(url: string, headers: Record<string, string>): Promise<number> {
+    const response = await request(this.checked(url), { method: 'GET', dispatcher: this.agent, headers });
+    // The answer's body means nothing to us; reading it frees the connection for the next delivery.
+    await response.body.dump();
+    return response.statusCode;
+  }
+
+  /** `url` as a URL, if it may be called at all. */
+  private checked(url: string): URL {
+    const target = new URL(url);
+    const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (
+      !this.options.allowPrivateNetworks &&
+      (target.protocol !== 'https:' || (isIP(host) && !isPublicAddress(host)))
+    ) {
+      throw new WebhookAddressRefusedError(`address ${target.origin} is not a public https address`);
+    }
+    return target;
   }
 
   async close(): Promise<void> {

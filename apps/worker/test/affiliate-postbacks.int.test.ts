@@ -1,0 +1,230 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FOLLOW_UP_JOB_IDS, JOBS, queuePrefix } from '@funnel/contracts/jobs';
+import { AffiliatePostbacksSchema, type AffiliatePostbacks } from '@funnel/contracts/postbacks';
+import { SAMPLE_LEAD } from '@funnel/contracts/sample-lead';
+import {
+  createAffiliatePostbackNotifier,
+  createAffiliatePostbackWorker,
+  DUPLICATE_REASON,
+} from '../src/affiliate-postbacks.js';
+import { WebhookSender } from '../src/webhook-sender.js';
+import { Pipeline, startSandbox } from './pipeline-fixture.js';
+
+/** An affiliate's postback endpoint: a real HTTP server recording every request URL, answering from a script. */
+async function startReceiver(answers: number[]) {
+  const urls: string[] = [];
+  const server: Server = createServer((request, response) => {
+    urls.push(request.url ?? '');
+    response.statusCode = answers[urls.length - 1] ?? 200;
+    response.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    urls,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The attribution an affiliate's visitor arrived with: every value a macro reads, some needing encoding. */
+const TRACKING = {
+  affiliateId: 'aff-acme',
+  clickId: 'clk 42/&=?',
+  affiliateSubId: 'sub-one',
+  subSource: 'sub two',
+  offerId: 'offer#3',
+  adId: 'ad-4',
+  utmCampaign: 'spring+sale',
+  utmSource: 'acme-network',
+};
+
+const TEMPLATE =
+  '/pb?cid={click_id}&lead={lead_id}&status={outcome}&payout={payout}&s1={sub1}&s2={sub2}&s3={sub3}' +
+  '&s4={sub4}&s5={sub5}&src={utm_source}&ts={timestamp}';
+
+async function until<T>(read: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('affiliate postbacks', () => {
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  let pipeline: Pipeline;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let postbacks: AffiliatePostbacks;
+  let postbackQueue: Queue;
+  let submission: ReturnType<Pipeline['startWorker']>;
+  const sender = new WebhookSender({
+    allowPrivateNetworks: true,
+    connectTimeoutMs: 1000,
+    responseTimeoutMs: 2000,
+  });
+  const answers: number[] = [];
+  let notifyAffiliate: (leadId: string) => Promise<void>;
+
+  function startPostbackWorker() {
+    return createAffiliatePostbackWorker(
+      {
+        store: pipeline.store,
+        postbacks,
+        sender,
+        logTtlMs: 3600_000,
+        now: Date.now,
+        logger: pino({ level: 'silent' }),
+      },
+      {
+        connection: new Redis(pipeline.redisUrl, { maxRetriesPerRequest: null }),
+        keyPrefix: pipeline.keyPrefix,
+        concurrency: 2,
+      },
+    );
+  }
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    pipeline = new Pipeline();
+    receiver = await startReceiver(answers);
+    postbacks = AffiliatePostbacksSchema.parse({
+      'aff-acme': { url: receiver.origin + TEMPLATE, payout: { sold: 12.5 } },
+      'aff-globex': {
+        url: `${receiver.origin}/pb?lead={lead_id}&status={outcome}`,
+        events: ['sold', 'no_lender'],
+      },
+    });
+    postbackQueue = new Queue(JOBS.affiliatePostback.queue, {
+      connection: pipeline.redis,
+      prefix: queuePrefix(pipeline.keyPrefix),
+    });
+    notifyAffiliate = createAffiliatePostbackNotifier({
+      store: pipeline.store,
+      queue: postbackQueue,
+      postbacks,
+      jobOptions: { backoff: { type: 'fixed', delay: 100 } },
+    });
+    submission = pipeline.startWorker(sandbox.url, { alsoOnFinalOutcome: notifyAffiliate });
+  });
+  afterAll(async () => {
+    await submission.close();
+    await postbackQueue.close();
+    await sender.close();
+    await receiver.close();
+    await pipeline.close();
+    await sandbox.process.stop();
+  });
+  beforeEach(async () => {
+    await sandbox.reset();
+    await sandbox.configure({ soldShare: 1, pendingShare: 0 });
+    receiver.urls.length = 0;
+    answers.length = 0;
+  });
+
+  it('posts a sold lead back with every macro filled and URL-encoded, retrying after a 500, and records each attempt', async () => {
+    answers.push(500, 200);
+    const worker = startPostbackWorker();
+    try {
+      const leadId = await pipeline.submitLead({ tracking: TRACKING });
+      expect((await pipeline.finalOutcome(leadId)).outcome).toBe('sold');
+      const log = await until(async () => {
+        const entries = await pipeline.store.getPostbacks(leadId);
+        return entries.some((entry) => entry.result === 'delivered') ? entries : undefined;
+      });
+
+      expect(receiver.urls).toHaveLength(2);
+      expect(receiver.urls[0]!.replace(/ts=\d+/, '')).toBe(receiver.urls[1]!.replace(/ts=\d+/, ''));
+      const query = new URL(receiver.urls[1]!, receiver.origin).searchParams;
+      expect(Object.fromEntries(query)).toEqual({
+        cid: 'clk 42/&=?',
+        lead: leadId,
+        status: 'sold',
+        payout: '12.50',
+        s1: 'sub-one',
+        s2: 'sub two',
+        s3: 'offer#3',
+        s4: 'ad-4',
+        s5: 'spring+sale',
+        src: 'acme-network',
+        ts: expect.stringMatching(/^\d{10}$/),
+      });
+      // Encoded, not merely passed through: the click id's & and = did not split the query.
+      expect(receiver.urls[1]).toContain('cid=clk%2042%2F%26%3D%3F');
+      for (const value of Object.values(SAMPLE_LEAD)) {
+        if (typeof value === 'string' && value.length >= 4)
+          expect(receiver.urls.join(' ')).not.toContain(value);
+      }
+      expect(
+        log.map(({ attempt, result, status, event, affiliate }) => ({
+          attempt,
+          result,
+          status,
+          event,
+          affiliate,
+        })),
+      ).toEqual([
+        { attempt: 1, result: 'failed', status: 500, event: 'sold', affiliate: 'aff-acme' },
+        { attempt: 2, result: 'delivered', status: 200, event: 'sold', affiliate: 'aff-acme' },
+      ]);
+
+      // Settling the outcome again (a retried submission job, the reconciler) queues nothing more.
+      await notifyAffiliate(leadId);
+      const job = await postbackQueue.getJob(FOLLOW_UP_JOB_IDS.affiliatePostback(leadId, 'sold'));
+      expect(job?.attemptsMade).toBe(2);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('never posts back a lead deleted before its postback ran', async () => {
+    const leadId = await pipeline.submitLead({ tracking: TRACKING });
+    expect((await pipeline.finalOutcome(leadId)).outcome).toBe('sold');
+    const jobId = FOLLOW_UP_JOB_IDS.affiliatePostback(leadId, 'sold');
+    await until(async () => ((await postbackQueue.getJob(jobId)) ? true : undefined));
+    await pipeline.store.deleteLeads([leadId]);
+
+    const worker = startPostbackWorker();
+    try {
+      const result = await until(async () => (await postbackQueue.getJob(jobId))?.returnvalue ?? undefined);
+      expect(result).toEqual({ skipped: 'lead gone' });
+      expect(receiver.urls).toEqual([]);
+      expect(await pipeline.store.getPostbacks(leadId)).toEqual([]);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('never posts back a duplicate borrower, even to an affiliate paid on no-lender outcomes', async () => {
+    const notify = createAffiliatePostbackNotifier({
+      store: pipeline.store,
+      queue: postbackQueue,
+      postbacks,
+    });
+    const leadId = await pipeline.store.create(SAMPLE_LEAD, { affiliateId: 'aff-globex' });
+    await pipeline.store.setOutcome(leadId, { outcome: 'no_lender', reason: DUPLICATE_REASON });
+    await notify(leadId);
+    expect(
+      await postbackQueue.getJob(FOLLOW_UP_JOB_IDS.affiliatePostback(leadId, 'no_lender')),
+    ).toBeUndefined();
+
+    // Even a job that was queued anyway (an older worker, an operator's retry) sends nothing.
+    const jobId = FOLLOW_UP_JOB_IDS.affiliatePostback(leadId, 'no_lender');
+    await postbackQueue.add(JOBS.affiliatePostback.name, { leadId, event: 'no_lender' }, { jobId });
+    const worker = startPostbackWorker();
+    try {
+      const result = await until(async () => (await postbackQueue.getJob(jobId))?.returnvalue ?? undefined);
+      expect(result).toEqual({ skipped: 'outcome does not qualify' });
+      expect(receiver.urls).toEqual([]);
+    } finally {
+      await worker.close();
+    }
+  });
+});
