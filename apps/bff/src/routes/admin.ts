@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { RetainedConsentSchema } from '@funnel/contracts/consent';
 import { DeletionRequestSchema, DeletionResultSchema } from '@funnel/contracts/deletion-request';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
+import { PostbackLogSchema } from '@funnel/contracts/postbacks';
 import { HttpError } from '../http-error.js';
 
 const security = [{ adminToken: [] }];
@@ -32,6 +33,28 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!consent) throw new HttpError(404, 'NOT_FOUND', 'No consent record is kept for this lead.');
       return consent;
     },
+  );
+
+  app.get(
+    '/admin/postbacks',
+    {
+      schema: {
+        summary: "Every attempt at a lead's affiliate postbacks",
+        description:
+          'Oldest first: the event, the affiliate, the attempt number, the result (delivered, failed, refused), ' +
+          "the affiliate's HTTP status when it answered, what went wrong otherwise, when, and how long it took. " +
+          'Kept POSTBACK_LOG_DAYS after the latest attempt; an empty list when there were none. The queue itself ' +
+          'is in the dashboard at /admin/queues (affiliate-postbacks).',
+        tags: ['admin'],
+        security,
+        querystring: z.object({ leadId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) }),
+        response: { 200: PostbackLogSchema, 400: ApiErrorSchema, 401: ApiErrorSchema },
+      },
+    },
+    async (request) => ({
+      leadId: request.query.leadId,
+      deliveries: await app.leadStore.getPostbacks(request.query.leadId),
+    }),
   );
 
   app.post(
