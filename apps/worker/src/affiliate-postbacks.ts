@@ -9,7 +9,7 @@ import {
   JOBS,
   queuePrefix,
 } from '@funnel/contracts/jobs';
-import { isFinalOutcome, type LeadOutcome } from '@funnel/contracts/lead-outcome';
+import { DUPLICATE_REASON, isFinalOutcome, type LeadOutcome } from '@funnel/contracts/lead-outcome';
 import {
   PostbackEventSchema,
   affiliateOf,
@@ -20,9 +20,6 @@ import {
 } from '@funnel/contracts/postbacks';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
 import { WebhookAddressRefusedError, type WebhookSender } from './webhook-sender.js';
-
-/** The outcome reason of a lead found to be a duplicate borrower: it was never offered, so nothing converted. */
-export const DUPLICATE_REASON = 'duplicate';
 
 /** Whether `outcome` is one the lead's affiliate is paid on: final, and not a refused duplicate. */
 function postbackEventOf(outcome: LeadOutcome | undefined) {

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FOLLOW_UP_JOB_IDS, JOBS, queuePrefix } from '@funnel/contracts/jobs';
 import { AffiliatePostbacksSchema, type AffiliatePostbacks } from '@funnel/contracts/postbacks';
 import { SAMPLE_LEAD } from '@funnel/contracts/sample-lead';
+import { DUPLICATE_REASON } from '@funnel/contracts/lead-outcome';
 import {
   createAffiliatePostbackNotifier,
   createAffiliatePostbackWorker,
-  DUPLICATE_REASON,
 } from '../src/affiliate-postbacks.js';
 import { WebhookSender } from '../src/webhook-sender.js';
 import { Pipeline, startSandbox } from './pipeline-fixture.js';

@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'REQUEST_TIMEOUT',
   'UNAUTHORIZED',
   'CONFLICT',
+  'DUPLICATE_LEAD',
   'INTERNAL',
   'UNAVAILABLE',
 ] as const;
@@ -30,6 +31,8 @@ export const ApiErrorSchema = z.object({
     code: ErrorCodeSchema,
     message: z.string(),
     fields: z.record(z.string(), z.string()).optional(),
+    /** DUPLICATE_LEAD: the earlier lead of the same borrower, when the caller posted it. */
+    leadId: z.string().optional(),
   }),
 });
 export type ApiError = z.infer<typeof ApiErrorSchema>;

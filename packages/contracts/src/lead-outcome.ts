@@ -14,6 +14,12 @@ export function isFinalOutcome(outcome: Outcome): boolean {
   return FINAL_OUTCOMES.includes(outcome);
 }
 
+/**
+ * The outcome reason of a lead whose borrower another lead submitted within the duplicate window: it is not
+ * posted upstream, and no affiliate is paid for it.
+ */
+export const DUPLICATE_REASON = 'duplicate';
+
 /** The lead's outcome as stored, published and pushed to the browser (SSE event `outcome`). */
 export const LeadOutcomeSchema = z.object({
   outcome: OutcomeSchema,

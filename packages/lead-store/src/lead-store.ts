@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import * as z from 'zod';
 import { CLIENT_TO_SERVER, isSensitiveServerField, type ServerField } from '@funnel/contracts/fields';
 import { OUTCOME_CHANNEL } from '@funnel/contracts/jobs';
 import {
@@ -41,6 +42,8 @@ export interface LeadRecord {
   partner?: PartnerLeadMeta;
   /** The cross-sell answers given on the matching screen. */
   crossSell?: CrossSellRecord;
+  /** The duplicate index keys the lead holds its borrower by (`borrower-index.ts`). */
+  borrowerKeys?: string[];
 }
 
 // Hash fields that are about the lead rather than answers start with '_' (no server field name does).
@@ -54,6 +57,8 @@ export const META = {
   partner: '_partner',
   crossSell: '_cross_sell',
   sensitivePurgedAt: '_sensitive_purged_at',
+  /** The duplicate index keys the lead claimed (JSON list), so a deletion request can release them. */
+  borrowerKeys: '_borrower_keys',
 } as const;
 
 /**
@@ -98,6 +103,21 @@ if redis.call('HEXISTS', KEYS[1], ARGV[5]) == 0 then
   redis.call('HSET', KEYS[1], ARGV[5], cjson.encode(outcome))
   redis.call('PUBLISH', KEYS[3], cjson.encode({ leadId = ARGV[4], seq = seq }))
 end
+return 1`;
+
+// Records a submission that is not posted (a duplicate borrower) with its final outcome, in one script: the lead
+// is never in the outbox or the pending index, and its outcome is published like any other.
+// KEYS: lead, outcome channel. ARGV: submission field, state, lead id, outcome field, seq field, outcome, then
+// extra meta field/value pairs.
+const FINISH_SUBMISSION = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+for i = 7, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+local seq = redis.call('HINCRBY', KEYS[1], ARGV[5], 1)
+local outcome = cjson.decode(ARGV[6])
+outcome.seq = seq
+redis.call('HSET', KEYS[1], ARGV[4], cjson.encode(outcome))
+redis.call('PUBLISH', KEYS[2], cjson.encode({ leadId = ARGV[3], seq = seq }))
 return 1`;
 
 // Creates a complete lead already submitted (partner API) in one step, so there is never a half-made lead, and,
@@ -203,6 +223,7 @@ export class LeadStore {
       [META.doNotSell]: doNotSell,
       [META.partner]: partner,
       [META.crossSell]: crossSell,
+      [META.borrowerKeys]: borrowerKeys,
     } = raw;
     return {
       id,
@@ -214,6 +235,7 @@ export class LeadStore {
       ...(doNotSell ? { doNotSell: DoNotSellFlagSchema.parse(JSON.parse(doNotSell)) } : {}),
       ...(partner ? { partner: PartnerLeadMetaSchema.parse(JSON.parse(partner)) } : {}),
       ...(crossSell ? { crossSell: CrossSellRecordSchema.parse(JSON.parse(crossSell)) } : {}),
+      ...(borrowerKeys ? { borrowerKeys: z.array(z.string()).parse(JSON.parse(borrowerKeys)) } : {}),
     };
   }
 
@@ -249,6 +271,33 @@ export class LeadStore {
       META.seq,
       JSON.stringify(pending),
       Date.parse(state.deadlineAt),
+      ...Object.entries(extra).flat(),
+    );
+    return result === 1 ? 'created' : result === 0 ? 'already' : 'missing';
+  }
+
+  /**
+   * Records the submission of a lead that will not be posted (a duplicate borrower) with its final `outcome`,
+   * once: 'created', 'already' when it was submitted before, 'missing' when the lead is gone.
+   */
+  async finishSubmission(
+    id: string,
+    state: SubmissionState,
+    outcome: NewOutcome,
+    extra: Record<string, string> = {},
+  ): Promise<'created' | 'already' | 'missing'> {
+    const result = await evalScript(
+      this.redis,
+      FINISH_SUBMISSION,
+      2,
+      this.key(id),
+      this.outcomeChannel,
+      META.submission,
+      JSON.stringify(state),
+      id,
+      META.outcome,
+      META.seq,
+      JSON.stringify({ ...outcome, at: new Date().toISOString() }),
       ...Object.entries(extra).flat(),
     );
     return result === 1 ? 'created' : result === 0 ? 'already' : 'missing';
