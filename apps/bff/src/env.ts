@@ -53,6 +53,11 @@ export const EnvSchema = z
     ADMIN_QUEUES_WRITABLE: boolish.default(false),
     SUPPRESSION_HASH_SECRET: z.string().min(32, 'the suppression hash secret needs 32+ characters'),
     LEAD_TTL_DAYS: z.coerce.number().positive().default(30),
+    /**
+     * A borrower (same SSN, or same email and birth date) submitted again within this many days is not posted;
+     * 0 turns duplicate detection off (load tests and browser tests that submit one fictitious borrower often).
+     */
+    DUPLICATE_WINDOW_DAYS: z.coerce.number().nonnegative().default(30),
     BUSINESS_TIME_ZONE: z.string().default('America/New_York'),
     RATE_LIMIT_MAX: z.coerce.number().int().positive().default(60),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),

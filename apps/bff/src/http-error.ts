@@ -7,9 +7,22 @@ export class HttpError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly fields?: Record<string, string>,
+    /** The lead the answer names (DUPLICATE_LEAD's earlier lead), shown to the caller. */
+    readonly leadId?: string,
   ) {
     super(message);
     this.name = 'HttpError';
+  }
+
+  /** The borrower was submitted before: `earlierLeadId` only when the caller may know that lead. */
+  static duplicateLead(earlierLeadId: string | undefined): HttpError {
+    return new HttpError(
+      409,
+      'DUPLICATE_LEAD',
+      'This borrower was already submitted recently; the lead is not posted again.',
+      undefined,
+      earlierLeadId,
+    );
   }
 
   static validation(fields: Record<string, string>): HttpError {

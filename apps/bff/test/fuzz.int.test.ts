@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partnerKey } from './partner-keys.js';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
 import { SESSION_COOKIE } from '../src/plugins/lead-session.js';
 import { FUNNEL_NOW, STEP_ANSWERS, cookieOf } from './funnel-answers.js';
@@ -140,17 +141,11 @@ function pathSegment(value: string): string {
   }
 }
 
-function partnerKey() {
-  const key = `fpk_${randomBytes(24).toString('base64url')}`;
-  const hash = createHash('sha256').update(key).digest('hex');
-  return { key, entry: `fuzz:aff-fuzz:${hash}:100000` };
-}
-
 describe('fuzz: every operation of the API document', () => {
   let t: TestApp;
   const operations: Operation[] = [];
   let cookie = '';
-  const partner = partnerKey();
+  const partner = partnerKey('fuzz', 'aff-fuzz', 100_000);
   const adminToken = randomBytes(24).toString('hex');
 
   beforeAll(async () => {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partnerKey } from './partner-keys.js';
 import { CONSENT_VERSION, consentText } from '@funnel/contracts/consent';
 import { JOBS } from '@funnel/contracts/jobs';
 import { CONSENT_IP_INVALID, WEBHOOK_NOT_ENABLED, WEBHOOK_URL_INVALID } from '@funnel/contracts/partner-api';
@@ -15,13 +16,6 @@ import { META } from '@funnel/lead-store/lead-store';
 import { keysUnder } from '@funnel/testing/redis-keys';
 import { FUNNEL_NOW, STEP_ANSWERS, cookieOf, leadIdOf } from './funnel-answers.js';
 import { startTestApp, type TestApp } from './test-app.js';
-
-/** A partner key as `scripts/partner-key.mjs` makes one, and its configuration entry. */
-function partnerKey(partnerId: string, affiliateId: string, ratePerMinute: number) {
-  const key = `fpk_${randomBytes(24).toString('base64url')}`;
-  const hash = createHash('sha256').update(key).digest('hex');
-  return { key, entry: `${partnerId}:${affiliateId}:${hash}:${ratePerMinute}` };
-}
 
 const ACME = partnerKey('acme', 'aff-acme', 1000);
 const GLOBEX = partnerKey('globex', 'aff-globex', 1000);

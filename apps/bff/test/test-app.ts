@@ -28,6 +28,8 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     COOKIE_SECRETS: randomBytes(32).toString('hex'),
     SUPPRESSION_HASH_SECRET: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
+    // Most tests submit the same fictitious borrower again and again; duplicates.int.test.ts turns it on.
+    DUPLICATE_WINDOW_DAYS: '0',
     ...overrides,
   });
 }

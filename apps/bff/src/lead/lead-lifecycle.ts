@@ -7,6 +7,7 @@ import type {
 } from '@funnel/contracts/api';
 import { fieldErrors } from '@funnel/contracts/errors';
 import {
+  CLIENT_TO_SERVER,
   SENSITIVE_CLIENT_FIELDS,
   toClientFields,
   toServerFields,
@@ -32,7 +33,13 @@ import {
   type SubmitButton,
   type SubmitLeadRequest,
 } from '@funnel/contracts/consent';
-import type { LeadOutcome, Outcome, SubmitAccepted } from '@funnel/contracts/lead-outcome';
+import {
+  DUPLICATE_REASON,
+  isFinalOutcome,
+  type LeadOutcome,
+  type Outcome,
+  type SubmitAccepted,
+} from '@funnel/contracts/lead-outcome';
 import {
   CONSENT_IN_FUTURE,
   partnerLeadProblems,
@@ -42,7 +49,8 @@ import {
 } from '@funnel/contracts/partner-api';
 import { resolveTracking, type LandingParams } from '@funnel/contracts/attribution';
 import type { Tracking } from '@funnel/contracts/tracking';
-import { META } from '@funnel/lead-store/lead-store';
+import { META, type NewOutcome, type StoredFields } from '@funnel/lead-store/lead-store';
+import type { BorrowerHolder, BorrowerIndex } from '@funnel/lead-store/borrower-index';
 import { retainedConsent } from '../consent/consent-evidence.js';
 import { HttpError } from '../http-error.js';
 import type { LeadFollowUps } from './lead-follow-ups.js';
@@ -75,6 +83,10 @@ export interface LeadLifecycleDeps {
   consent: { partnerListVersion: string; retentionMs: number };
   /** Jobs that follow a save or a submission (mailing-list sync). */
   followUps: LeadFollowUps;
+  /** The borrowers submitted within the duplicate window (keyed hashes). */
+  borrowers: Pick<BorrowerIndex, 'keysOf' | 'claim'>;
+  /** Counts a duplicate borrower refused, by source and affiliate. */
+  onDuplicate?: (source: 'funnel' | 'partner', affiliate: string | undefined) => void;
 }
 
 export interface SubmitContext extends RequestContext {
@@ -177,7 +189,9 @@ export class LeadLifecycle {
   ): Promise<SubmitAccepted> {
     const record = await this.load(leadId);
     if (record.outcome) {
-      await this.enqueue(record.id);
+      // A repeat: make sure a pending lead's job exists (a request may have died after the script); a final
+      // one (decided, or a duplicate never posted) needs none.
+      if (!isFinalOutcome(record.outcome.outcome)) await this.enqueue(record.id);
       return { outcome: record.outcome.outcome };
     }
     const missing = firstMissingStep(toClientFields(record.fields) as ClientLead);
@@ -204,8 +218,24 @@ export class LeadLifecycle {
       ...pick(tracking, 'trustedFormUrl', 'jornayaLeadId'),
       partnerListVersion: this.deps.consent.partnerListVersion,
     };
+    // A borrower another lead submitted within the window is not posted again (issue 12).
+    const borrowerKeys = this.deps.borrowers.keysOf(borrowerOf(record.fields));
+    const visitorId = typeof tracking.visitorId === 'string' ? tracking.visitorId : undefined;
+    const original = await this.deps.borrowers.claim(borrowerKeys, {
+      leadId: record.id,
+      ...(visitorId ? { visitorId } : {}),
+    });
+    if (original) {
+      const affiliate = (tracking.affiliateId ?? tracking.pubs) as string | undefined;
+      this.deps.onDuplicate?.('funnel', affiliate);
+      const outcome = await this.finishDuplicate(record.id, original, visitorId, consent, now, {
+        [META.tracking]: JSON.stringify(tracking),
+      });
+      return { outcome };
+    }
     const outcome = await this.startSubmission(record.id, consent, now, {
       [META.tracking]: JSON.stringify(tracking),
+      [META.borrowerKeys]: JSON.stringify(borrowerKeys),
     });
     await this.deps.followUps.submitted(record.id);
     return { outcome };
@@ -253,12 +283,23 @@ export class LeadLifecycle {
     const fields = toServerFields({ ...values, ipAddress: evidence.ip, userAgent: evidence.userAgent });
     const leadId = options.leadId ?? LeadStore.newLeadId();
     const meta: PartnerLeadMeta = { partnerId: partner.partnerId, ...(webhookUrl ? { webhookUrl } : {}) };
+    // A borrower submitted within the window is refused: the partner learns the earlier lead only if it was theirs.
+    const borrowerKeys = this.deps.borrowers.keysOf(borrowerOf(fields));
+    const original = await this.deps.borrowers.claim(borrowerKeys, { leadId, partnerId: partner.partnerId });
+    if (original) {
+      this.deps.onDuplicate?.('partner', partner.affiliateId);
+      throw HttpError.duplicateLead(original.partnerId === partner.partnerId ? original.leadId : undefined);
+    }
     // One step creates the complete, submitted lead (and binds the idempotency key): a failure leaves nothing.
     const created = await this.deps.store.createSubmitted(leadId, {
       fields,
       tracking: leadTracking,
       state: this.submissionState(now),
-      meta: { [META.consent]: JSON.stringify(consent), [META.partner]: JSON.stringify(meta) },
+      meta: {
+        [META.consent]: JSON.stringify(consent),
+        [META.partner]: JSON.stringify(meta),
+        [META.borrowerKeys]: JSON.stringify(borrowerKeys),
+      },
       consent: { record: retainedConsent(leadId, consent, fields), ttlMs: this.deps.consent.retentionMs },
       ...(options.idempotency ? { idempotency: options.idempotency } : {}),
     });
@@ -303,6 +344,41 @@ export class LeadLifecycle {
     const outcome = await this.deps.store.getOutcome(leadId);
     await this.enqueue(leadId);
     return outcome?.outcome ?? 'pending';
+  }
+
+  /**
+   * Submits a duplicate borrower's lead without posting it. The same visitor coming back (same visitor id)
+   * sees the earlier lead's final outcome again; anyone else, or while the earlier lead is still pending, sees
+   * the no-lender outcome. Either way the outcome's reason is `duplicate`, so no affiliate is paid for it.
+   */
+  private async finishDuplicate(
+    leadId: string,
+    original: BorrowerHolder,
+    visitorId: string | undefined,
+    consent: ConsentRecord,
+    now: Date,
+    meta: Record<string, string>,
+  ): Promise<Outcome> {
+    const earlier =
+      visitorId && original.visitorId === visitorId
+        ? await this.deps.store.getOutcome(original.leadId)
+        : undefined;
+    const outcome: NewOutcome =
+      earlier && isFinalOutcome(earlier.outcome)
+        ? {
+            outcome: earlier.outcome,
+            ...(earlier.redirectUrl ? { redirectUrl: earlier.redirectUrl } : {}),
+            ...(earlier.partnerOffer ? { partnerOffer: true } : {}),
+            reason: DUPLICATE_REASON,
+          }
+        : { outcome: 'no_lender', reason: DUPLICATE_REASON };
+    const finished = await this.deps.store.finishSubmission(leadId, this.submissionState(now), outcome, {
+      [META.consent]: JSON.stringify(consent),
+      ...meta,
+    });
+    if (finished === 'missing') throw sessionExpired();
+    await this.retainConsent(leadId, consent);
+    return (await this.deps.store.getOutcome(leadId))?.outcome ?? outcome.outcome;
   }
 
   /**
@@ -434,3 +510,12 @@ function pick(source: Record<string, unknown>, ...keys: string[]): Record<string
 
 /** Recorded about the visitor, not answers they gave: never echoed back. */
 const SERVER_ONLY = new Set<string>(['ipAddress', 'userAgent', 'createdAt', 'updatedAt', 'testMode']);
+
+/** What identifies the borrower of a stored lead: SSN, email and birth date (server names). */
+function borrowerOf(fields: StoredFields) {
+  return {
+    ssn: fields[CLIENT_TO_SERVER.socialSecurityNumber],
+    email: fields[CLIENT_TO_SERVER.email],
+    dob: fields[CLIENT_TO_SERVER.dob],
+  };
+}

@@ -38,8 +38,8 @@ export function clientErrorBody(status: number, fastifyCode?: string): ApiError 
   return body(code, (fastifyCode && MESSAGE_BY_FASTIFY_CODE[fastifyCode]) ?? message);
 }
 
-function body(code: ErrorCode, message: string, fields?: Record<string, string>): ApiError {
-  return { error: fields ? { code, message, fields } : { code, message } };
+function body(code: ErrorCode, message: string, fields?: Record<string, string>, leadId?: string): ApiError {
+  return { error: { code, message, ...(fields ? { fields } : {}), ...(leadId ? { leadId } : {}) } };
 }
 
 /** Seconds a client should wait before retrying while Redis is unavailable. */
@@ -69,7 +69,7 @@ export default fp(
   async (app) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof HttpError) {
-        return reply.code(error.statusCode).send(body(error.code, error.message, error.fields));
+        return reply.code(error.statusCode).send(body(error.code, error.message, error.fields, error.leadId));
       }
       if (hasZodFastifySchemaValidationErrors(error)) {
         const fields: Record<string, string> = {};

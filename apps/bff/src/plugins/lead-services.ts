@@ -9,6 +9,7 @@ import { createRoutingLookup, type RoutingLookup } from '../lead/routing-lookup.
 import type { ReferenceData } from '../reference-data/reference-data.js';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { ContactIndex } from '@funnel/lead-store/contact-index';
+import { BorrowerIndex } from '@funnel/lead-store/borrower-index';
 import { partnerListVersion } from '../consent/partner-list-version.js';
 import { queuedFollowUps } from '../lead/lead-follow-ups.js';
 
@@ -21,6 +22,8 @@ declare module 'fastify' {
     leads: LeadLifecycle;
     /** Which leads hold an email or phone (keyed hashes), for deletion requests. */
     contactIndex: ContactIndex;
+    /** The borrowers submitted within the duplicate window (keyed hashes). */
+    borrowerIndex: BorrowerIndex;
   }
 }
 
@@ -63,6 +66,12 @@ export default fp<LeadServicesOptions>(
     );
     app.decorate('leadStore', store);
     app.decorate('contactIndex', contactIndex);
+    const borrowerIndex = new BorrowerIndex(app.redis, {
+      keyPrefix: env.REDIS_KEY_PREFIX,
+      hashSecret: env.SUPPRESSION_HASH_SECRET,
+      windowMs: env.DUPLICATE_WINDOW_DAYS * DAY_MS,
+    });
+    app.decorate('borrowerIndex', borrowerIndex);
     app.decorate(
       'leads',
       new LeadLifecycle({
@@ -77,6 +86,9 @@ export default fp<LeadServicesOptions>(
           retentionMs: env.CONSENT_RETENTION_DAYS * DAY_MS,
         },
         followUps: queuedFollowUps(app.leadJobs),
+        borrowers: borrowerIndex,
+        onDuplicate: (source, affiliate) =>
+          app.metrics.duplicates.inc({ source, affiliate: affiliate ?? 'none' }),
         enqueueSubmission: async (leadId) => {
           await app.submissionQueue.add(
             JOBS.submitLead.name,

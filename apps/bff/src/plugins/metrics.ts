@@ -44,6 +44,12 @@ export class BffMetrics {
     labelNames: ['source'] as const,
     registers: [this.registry],
   });
+  readonly duplicates = new Counter({
+    name: 'funnel_duplicate_leads_total',
+    help: 'Leads refused as a borrower already submitted within the window, by source and affiliate',
+    labelNames: ['source', 'affiliate'] as const,
+    registers: [this.registry],
+  });
   readonly decided = new Counter({
     name: 'funnel_outcomes_pushed_total',
     help: 'Final outcomes pushed to borrowers watching their lead on this instance, by outcome',

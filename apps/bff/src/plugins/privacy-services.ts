@@ -29,6 +29,7 @@ export default fp<PrivacyServicesOptions>(
       new ContactDeletion({
         store: app.leadStore,
         contactIndex: app.contactIndex,
+        borrowers: app.borrowerIndex,
         jobs: app.leadJobs,
         suppression,
       }),

@@ -1,5 +1,6 @@
 import type { DeletionRequestPayload, DeletionResult } from '@funnel/contracts/deletion-request';
 import { CLIENT_TO_SERVER } from '@funnel/contracts/fields';
+import type { BorrowerIndex } from '@funnel/lead-store/borrower-index';
 import type { ContactIndex } from '@funnel/lead-store/contact-index';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
 import type { SuppressionList } from '@funnel/lead-store/suppression-list';
@@ -8,6 +9,7 @@ import type { LeadJobs } from '../jobs/lead-jobs.js';
 export interface ContactDeletionDeps {
   store: LeadStore;
   contactIndex: ContactIndex;
+  borrowers: Pick<BorrowerIndex, 'release'>;
   jobs: Pick<LeadJobs, 'removeAll'>;
   suppression: SuppressionList;
 }
@@ -15,7 +17,7 @@ export interface ContactDeletionDeps {
 /**
  * Erases a person on an operator's verified request (docs/adr/0007-consent-retention-and-erasure.md): every
  * lead that held their email or phone, with its retained consent record, its queued jobs and its contact-index
- * entries. What stays: the privacy requests they made (unsubscribe, do-not-sell), which we must keep and keep
+ * entries and duplicate-index hashes. What stays: the privacy requests they made (unsubscribe, do-not-sell), which we must keep and keep
  * honouring, the suppression hashes, and an entry recording this erasure with the contact as keyed hashes only.
  */
 export class ContactDeletion {
@@ -31,6 +33,8 @@ export class ContactDeletion {
       // The lead may hold another email or phone than the ones asked about: drop its entries there too.
       const lead = await this.deps.store.get(leadId);
       if (lead) await this.deps.contactIndex.remove(leadId, contactOf(lead.fields));
+      // The duplicate index's keyed hashes of their SSN, email and birth date go with the lead.
+      if (lead?.borrowerKeys) await this.deps.borrowers.release(lead.borrowerKeys, leadId);
     }
     const leadsDeleted = await this.deps.store.deleteLeads(leadIds);
     await this.deps.contactIndex.forget(contact);
