@@ -31,7 +31,11 @@ function businessToday(): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date());
 }
 
+let borrowers = 0;
+
+/** A distinct borrower per lead (SSN and email), as real traffic has: the BFF refuses a borrower twice. */
 function leadBody(): Record<string, unknown> {
+  borrowers += 1;
   const today = businessToday();
   let payDate = addDays(today, 3);
   while (!isSelectablePayDate(payDate, today)) payDate = addDays(payDate, 1);
@@ -39,6 +43,8 @@ function leadBody(): Record<string, unknown> {
   return {
     ...example,
     incomeNextDate1: payDate,
+    socialSecurityNumber: `${100 + (borrowers % 500)}-${String(10 + Math.floor(borrowers / 500)).padStart(2, '0')}-${String(1000 + borrowers).padStart(4, '0')}`,
+    email: `borrower.${borrowers}@example.com`,
     consent: { ...PARTNER_LEAD_REQUEST_EXAMPLE.consent, at: new Date().toISOString() },
   };
 }

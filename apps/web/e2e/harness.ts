@@ -206,6 +206,8 @@ export async function startHarness({ label, bffEnv = {} }: HarnessOptions): Prom
         REFERENCE_DATA_DIR: config.referenceDataDir,
         // Every test shares one IP; the per-IP limits would otherwise throttle a suite that types a lot.
         RATE_LIMIT_MAX: '100000',
+        // Every test submits the same fictitious borrower; duplicate detection has its own integration tests.
+        DUPLICATE_WINDOW_DAYS: '0',
         ...bffEnv,
       },
     });
