@@ -105,6 +105,10 @@ function generated(schema: JsonSchema, depth: number): fc.Arbitrary<unknown> {
       if (schema.format === 'date-time') return fc.constantFrom('2026-11-17T14:58:00Z');
       if (schema.format === 'email') return fc.constantFrom('maria.garcia@example.com');
       if (schema.format === 'uri') return fc.constantFrom('https://example.com/a');
+      if (schema.pattern) {
+        // Strings the pattern accepts, so valid requests get past it and reach the handler.
+        return fc.stringMatching(new RegExp(schema.pattern)).filter((v) => v.length <= 200);
+      }
       return fc.oneof(
         fc.string({ minLength: min, maxLength: Math.max(min, max) }),
         fc.constantFrom('x'.repeat(Math.max(min, max)), 'x'.repeat(max + 1)),
