@@ -1,0 +1,130 @@
+import { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import type { LeadEvent } from '@funnel/contracts/lead-events';
+import { migrate, openDatabase } from '@funnel/db/database';
+import { EventOutbox, eventId } from '@funnel/lead-store/event-outbox';
+import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
+import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
+import { startEventDrainer } from '../src/event-drainer.js';
+
+/** `n` leads' worth of events: created, two steps, submitted, sold. */
+function events(n: number, offset = 0): LeadEvent[] {
+  const at = new Date('2026-11-20T15:00:00Z').toISOString();
+  return Array.from({ length: n }, (_, i) => {
+    const leadId = `drain-lead-${String(offset + i).padStart(8, '0')}`;
+    return [
+      {
+        eventId: eventId(leadId, 'created'),
+        leadId,
+        at,
+        type: 'created',
+        source: 'funnel',
+        affiliate: 'aff-d',
+      },
+      { eventId: eventId(leadId, 'lgname', true), leadId, at, type: 'step_completed', step: 'lgname' },
+      { eventId: eventId(leadId, 'email', true), leadId, at, type: 'step_completed', step: 'email' },
+      { eventId: eventId(leadId, 'submitted'), leadId, at, type: 'submitted', source: 'funnel' },
+      {
+        eventId: eventId(leadId, 'outcome'),
+        leadId,
+        at,
+        type: 'outcome',
+        outcome: 'sold',
+        secondsToDecision: 12,
+      },
+    ] satisfies LeadEvent[];
+  }).flat();
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('lead-event drain into PostgreSQL', () => {
+  const schema = testSchema('drain');
+  const keyPrefix = testKeyPrefix('drain');
+  const redisUrl = inject('redisUrl');
+  const redis = new Redis(redisUrl);
+  const outbox = new EventOutbox(redis, { keyPrefix });
+  const db = openDatabase({ url: testDatabaseUrl(), schema });
+  const logger = pino({ level: 'silent' });
+
+  beforeAll(async () => {
+    await migrate(db, schema);
+  });
+  afterAll(async () => {
+    await db.destroy();
+    await dropSchema(schema);
+    await deleteKeys(redis, keyPrefix);
+    await redis.quit();
+  });
+
+  const count = async (table: 'lead_events' | 'lead_summary' | 'lead_steps') =>
+    Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
+
+  it('keeps every event in Redis while PostgreSQL is unreachable, then writes each exactly once', async () => {
+    const first = events(100);
+    await outbox.append(...first);
+
+    // PostgreSQL "down": the drainer points at a port nobody listens on.
+    const unreachable = openDatabase({ url: 'postgres://postgres@127.0.0.1:1/test', schema });
+    const down = startEventDrainer({
+      redis: new Redis(redisUrl, { maxRetriesPerRequest: null }),
+      db: unreachable,
+      streamKey: outbox.key,
+      logger,
+      batchSize: 64,
+      retryMs: 100,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // More traffic arrives meanwhile.
+    const second = events(100, 100);
+    await outbox.append(...second);
+    await down.stop();
+    await unreachable.destroy();
+    expect(await redis.xlen(outbox.key)).toBe(first.length + second.length);
+    expect(await count('lead_events')).toBe(0);
+
+    // Back: a new drainer takes over what the first one read but never wrote.
+    let written = 0;
+    const up = startEventDrainer({
+      redis: new Redis(redisUrl, { maxRetriesPerRequest: null }),
+      db,
+      streamKey: outbox.key,
+      logger,
+      batchSize: 64,
+      onDrained: (n) => (written += n),
+    });
+    try {
+      await until(
+        async () => (await redis.xlen(outbox.key)) === 0 && (await count('lead_events')) === 1000,
+        40_000,
+      );
+    } finally {
+      await up.stop();
+    }
+    expect(written).toBe(1000);
+    expect(await count('lead_events')).toBe(1000);
+    expect(await count('lead_summary')).toBe(200);
+    expect(await count('lead_steps')).toBe(400);
+    const summary = await db
+      .selectFrom('lead_summary')
+      .selectAll()
+      .where('lead_id', '=', 'drain-lead-00000150')
+      .executeTakeFirstOrThrow();
+    expect(summary).toMatchObject({
+      source: 'funnel',
+      affiliate: 'aff-d',
+      outcome: 'sold',
+      seconds_to_decision: 12,
+    });
+    expect(summary.submitted_at).toBeInstanceOf(Date);
+  }, 60_000);
+});

@@ -1,0 +1,45 @@
+/**
+ * What happened to a lead, as the system of record keeps it (issue 10): append-only events the BFF and the
+ * worker put in a Redis stream and the worker drains into PostgreSQL. Ids, names, times and attribution only:
+ * never an answer a person typed, never SSN, bank, routing, licence or birth date.
+ */
+import * as z from 'zod';
+import { OutcomeSchema } from './lead-outcome.js';
+import { StepNameSchema } from './landing.js';
+import { LeadSourceSchema } from './reports.js';
+
+const base = {
+  /** Unique per event: the drain writes each once however often it is read. */
+  eventId: z.string().min(8).max(80),
+  leadId: z.string().min(16).max(64),
+  /** ISO 8601, when it happened. */
+  at: z.string(),
+};
+
+export const LeadEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    ...base,
+    type: z.literal('created'),
+    source: LeadSourceSchema,
+    affiliate: z.string().max(512).optional(),
+    utmSource: z.string().max(512).optional(),
+    campaignType: z.string().max(16).optional(),
+    amount: z.number().optional(),
+    loanReason: z.string().max(64).optional(),
+    state: z.string().max(2).optional(),
+  }),
+  z.object({ ...base, type: z.literal('step_completed'), step: StepNameSchema }),
+  z.object({ ...base, type: z.literal('submitted'), source: LeadSourceSchema }),
+  z.object({
+    ...base,
+    type: z.literal('outcome'),
+    outcome: OutcomeSchema,
+    reason: z.string().max(64).optional(),
+    /** The host the borrower was sent to, never the full address (it can carry tokens). */
+    redirectHost: z.string().max(255).optional(),
+    partnerOffer: z.boolean().optional(),
+    secondsToDecision: z.number().nonnegative().optional(),
+  }),
+]);
+export type LeadEvent = z.infer<typeof LeadEventSchema>;
+export type LeadEventType = LeadEvent['type'];

@@ -1,0 +1,124 @@
+import { Kysely, Migrator, PostgresDialect, sql, type Generated, type Migration } from 'kysely';
+import pg from 'pg';
+
+/** The tables of the system of record (migrations below). */
+export interface Database {
+  lead_events: {
+    event_id: string;
+    lead_id: string;
+    type: string;
+    at: Date;
+    data: unknown;
+    recorded_at: Generated<Date>;
+  };
+  lead_summary: {
+    lead_id: string;
+    created_at: Date | null;
+    source: string | null;
+    affiliate: string | null;
+    utm_source: string | null;
+    campaign_type: string | null;
+    amount: number | null;
+    loan_reason: string | null;
+    state: string | null;
+    submitted_at: Date | null;
+    outcome: string | null;
+    outcome_reason: string | null;
+    decided_at: Date | null;
+    seconds_to_decision: number | null;
+  };
+  lead_steps: {
+    lead_id: string;
+    step: string;
+    completed_at: Date;
+  };
+}
+
+/**
+ * The schema, one migration per change; applied in order at start by Kysely's migrator (it records what ran in
+ * `kysely_migration` and takes a lock, so instances starting together apply each once).
+ */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_lead_events_and_summary': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('lead_events')
+        .addColumn('event_id', 'text', (c) => c.primaryKey())
+        .addColumn('lead_id', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('at', 'timestamptz', (c) => c.notNull())
+        .addColumn('data', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
+        .addColumn('recorded_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      await db.schema.createIndex('lead_events_lead').on('lead_events').column('lead_id').execute();
+      await db.schema
+        .createTable('lead_summary')
+        .addColumn('lead_id', 'text', (c) => c.primaryKey())
+        .addColumn('created_at', 'timestamptz')
+        .addColumn('source', 'text')
+        .addColumn('affiliate', 'text')
+        .addColumn('utm_source', 'text')
+        .addColumn('campaign_type', 'text')
+        .addColumn('amount', 'integer')
+        .addColumn('loan_reason', 'text')
+        .addColumn('state', 'text')
+        .addColumn('submitted_at', 'timestamptz')
+        .addColumn('outcome', 'text')
+        .addColumn('outcome_reason', 'text')
+        .addColumn('decided_at', 'timestamptz')
+        .addColumn('seconds_to_decision', 'double precision')
+        .execute();
+      await db.schema
+        .createIndex('lead_summary_created')
+        .on('lead_summary')
+        .columns(['created_at', 'affiliate'])
+        .execute();
+      await db.schema
+        .createTable('lead_steps')
+        .addColumn('lead_id', 'text', (c) => c.notNull())
+        .addColumn('step', 'text', (c) => c.notNull())
+        .addColumn('completed_at', 'timestamptz', (c) => c.notNull())
+        .addPrimaryKeyConstraint('lead_steps_pk', ['lead_id', 'step'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('lead_steps').execute();
+      await db.schema.dropTable('lead_summary').execute();
+      await db.schema.dropTable('lead_events').execute();
+    },
+  },
+};
+
+export interface OpenDatabaseOptions {
+  url: string;
+  /** A schema of its own (tests): created when missing, and every query runs in it. */
+  schema?: string;
+  /** Connections in the pool. */
+  max?: number;
+}
+
+/** Connects to PostgreSQL at `url` (no query is run until one is needed). */
+export function openDatabase(options: OpenDatabaseOptions): Kysely<Database> {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.max ?? 5,
+    connectionTimeoutMillis: 3000,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  // An idle client's error (PostgreSQL restarted) must not crash the process: the next query reconnects.
+  pool.on('error', () => undefined);
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** Applies every migration not applied yet; throws with the failing migration's error. */
+export async function migrate(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => MIGRATIONS },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

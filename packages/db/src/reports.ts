@@ -1,0 +1,139 @@
+import { sql, type Kysely, type SqlBool, type ExpressionBuilder } from 'kysely';
+import {
+  FUNNEL_POSITIONS,
+  type FunnelReport,
+  type FunnelStepRow,
+  type ReportQuery,
+  type SalesReport,
+} from '@funnel/contracts/reports';
+import type { Database } from './database.js';
+
+/** The day a lead belongs to: its creation, as a calendar day in the business time zone. */
+function createdDay(timeZone: string) {
+  return sql<string>`(lead_summary.created_at at time zone ${timeZone})::date`;
+}
+
+/** The report's filters over `lead_summary`. */
+function matches(query: ReportQuery, timeZone: string) {
+  return (eb: ExpressionBuilder<Database, 'lead_summary'>) => {
+    const day = createdDay(timeZone);
+    const conditions = [
+      eb(sql`${day}`, '>=', sql`${query.from}::date`),
+      eb(sql`${day}`, '<=', sql`${query.to}::date`),
+    ];
+    if (query.affiliate) conditions.push(eb('lead_summary.affiliate', '=', query.affiliate));
+    if (query.utmSource) conditions.push(eb('lead_summary.utm_source', '=', query.utmSource));
+    if (query.source) conditions.push(eb('lead_summary.source', '=', query.source));
+    return eb.and(conditions) as unknown as ReturnType<ExpressionBuilder<Database, 'lead_summary'>['and']> &
+      SqlBool;
+  };
+}
+
+function filtersOf(query: ReportQuery): FunnelReport['filters'] {
+  return {
+    from: query.from,
+    to: query.to,
+    ...(query.affiliate ? { affiliate: query.affiliate } : {}),
+    ...(query.utmSource ? { utmSource: query.utmSource } : {}),
+    ...(query.source ? { source: query.source } : {}),
+  };
+}
+
+/**
+ * The funnel over the leads created in the range: how many reached and completed each position in wizard order,
+ * the drop-off between them, and how the leads ended up.
+ */
+export async function funnelReport(
+  db: Kysely<Database>,
+  query: ReportQuery,
+  timeZone: string,
+): Promise<FunnelReport> {
+  const [totals, steps] = await Promise.all([
+    db
+      .selectFrom('lead_summary')
+      .where(matches(query, timeZone))
+      .select((eb) => [
+        eb.fn.countAll<string>().as('created'),
+        eb.fn.count<string>('submitted_at').as('submitted'),
+        sql<string>`count(*) filter (where outcome = 'sold')`.as('sold'),
+        sql<string>`count(*) filter (where outcome = 'rejected')`.as('rejected'),
+        sql<string>`count(*) filter (where outcome = 'no_lender')`.as('noLender'),
+      ])
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('lead_steps')
+      .innerJoin('lead_summary', 'lead_summary.lead_id', 'lead_steps.lead_id')
+      .where(matches(query, timeZone))
+      .select((eb) => ['lead_steps.step', eb.fn.countAll<string>().as('completed')])
+      .groupBy('lead_steps.step')
+      .execute(),
+  ]);
+  const created = Number(totals.created);
+  const completedBy = new Map(steps.map((row) => [row.step, Number(row.completed)]));
+  let reached = created;
+  const rows: FunnelStepRow[] = FUNNEL_POSITIONS.map((step) => {
+    const completed = step === 'landing' ? created : (completedBy.get(step) ?? 0);
+    const row = {
+      step,
+      reached,
+      completed,
+      dropOff: Math.max(0, reached - completed),
+      dropOffRate: reached > 0 ? Math.max(0, reached - completed) / reached : 0,
+    };
+    reached = completed;
+    return row;
+  });
+  return {
+    filters: filtersOf(query),
+    steps: rows,
+    outcomes: {
+      created,
+      submitted: Number(totals.submitted),
+      sold: Number(totals.sold),
+      rejected: Number(totals.rejected),
+      noLender: Number(totals.noLender),
+    },
+  };
+}
+
+/** Submitted leads per day and affiliate: how many sold, and how long lenders took to decide. */
+export async function salesReport(
+  db: Kysely<Database>,
+  query: ReportQuery,
+  timeZone: string,
+): Promise<SalesReport> {
+  const day = createdDay(timeZone);
+  const rows = await db
+    .selectFrom('lead_summary')
+    .where(matches(query, timeZone))
+    .where('submitted_at', 'is not', null)
+    .select((eb) => [
+      sql<string>`to_char(${day}, 'YYYY-MM-DD')`.as('day'),
+      'affiliate',
+      eb.fn.countAll<string>().as('submitted'),
+      sql<string>`count(*) filter (where outcome = 'sold')`.as('sold'),
+      sql<number | null>`percentile_cont(0.5) within group (order by seconds_to_decision)`.as('median'),
+      sql<number | null>`percentile_cont(0.9) within group (order by seconds_to_decision)`.as('p90'),
+    ])
+    // By position: the day expression carries the time zone as a parameter, which PostgreSQL would not match.
+    .groupBy([sql`1`, 'affiliate'])
+    .orderBy(sql`1`)
+    .orderBy(sql`affiliate nulls last`)
+    .execute();
+  return {
+    filters: filtersOf(query),
+    rows: rows.map((row) => {
+      const submitted = Number(row.submitted);
+      const sold = Number(row.sold);
+      return {
+        day: row.day,
+        affiliate: row.affiliate,
+        submitted,
+        sold,
+        soldRate: submitted > 0 ? sold / submitted : 0,
+        medianSecondsToDecision: row.median === null ? null : Number(row.median),
+        p90SecondsToDecision: row.p90 === null ? null : Number(row.p90),
+      };
+    }),
+  };
+}
