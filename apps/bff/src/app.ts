@@ -24,6 +24,8 @@ import security from './plugins/security.js';
 import webApp from './plugins/web-app.js';
 import type { ReferenceData } from './reference-data/reference-data.js';
 import adminRoutes from './routes/admin.js';
+import reportRoutes from './routes/reports.js';
+import { openDatabase } from '@funnel/db/database';
 import clientLogRoutes from './routes/client-logs.js';
 import crossSellRoutes from './routes/cross-sell.js';
 import healthRoutes from './routes/health.js';
@@ -111,6 +113,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keyPrefix: env.REDIS_KEY_PREFIX,
     writable: env.ADMIN_QUEUES_WRITABLE,
   });
+  // The system of record, for the operator reports; no borrower request waits on it.
+  const db = env.DATABASE_URL ? openDatabase({ url: env.DATABASE_URL }) : undefined;
+  if (db) app.addHook('onClose', async () => db.destroy());
   await app.register(
     async (api) => {
       await api.register(leadRoutes);
@@ -125,6 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         partnerListVersion: partnerListVersion(env.PARTNER_LIST_VERSION, env.PARTNER_NAMES),
       });
       await api.register(adminRoutes);
+      await api.register(reportRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
       await api.register(partnerRoutes, {
         keyPrefix: env.REDIS_KEY_PREFIX,
         fixedNames: env.PARTNER_NAMES,

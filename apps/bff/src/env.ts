@@ -54,6 +54,11 @@ export const EnvSchema = z
     SUPPRESSION_HASH_SECRET: z.string().min(32, 'the suppression hash secret needs 32+ characters'),
     LEAD_TTL_DAYS: z.coerce.number().positive().default(30),
     /**
+     * The system of record (PostgreSQL). Set, the BFF records lead events (drained by the worker) and answers the
+     * operator reports; unset, neither.
+     */
+    DATABASE_URL: z.string().url().optional(),
+    /**
      * A borrower (same SSN, or same email and birth date) submitted again within this many days is not posted;
      * 0 turns duplicate detection off (load tests and browser tests that submit one fictitious borrower often).
      */

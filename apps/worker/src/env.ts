@@ -88,6 +88,11 @@ export const EnvSchema = z
      */
     AFFILIATE_POSTBACKS: jsonText.pipe(AffiliatePostbacksSchema).optional(),
     AFFILIATE_POSTBACKS_FILE: z.string().min(1).optional(),
+    /**
+     * The system of record (PostgreSQL). Set, the worker applies its migrations at start, drains lead events into
+     * it and records each final outcome; unset, none of that runs.
+     */
+    DATABASE_URL: z.string().url().optional(),
     /** How long each lead's postback attempts stay readable by operators. */
     POSTBACK_LOG_DAYS: z.coerce.number().positive().default(90),
     /** Deliver webhooks to loopback and private addresses (local runs and tests); refused in production. */

@@ -10,6 +10,10 @@ import { SuppressionList } from '@funnel/lead-store/suppression-list';
 import { loadEnv } from './env.js';
 import { createAffiliatePostbackNotifier, createAffiliatePostbackWorker } from './affiliate-postbacks.js';
 import { createFinalOutcomeFollowUps } from './final-outcome-follow-ups.js';
+import { startEventDrainer } from './event-drainer.js';
+import { createOutcomeRecorder } from './outcome-events.js';
+import { EventOutbox } from '@funnel/lead-store/event-outbox';
+import { migrate, openDatabase } from '@funnel/db/database';
 import { createFollowUpWorkers } from './follow-up-workers.js';
 import { OutboundHttp } from './outbound-http.js';
 import { LenderClient } from './lender-client.js';
@@ -132,9 +136,41 @@ const scheduleFinalOutcomeFollowUps = createFinalOutcomeFollowUps({
   retainCertificates: trustedForm !== undefined,
 });
 
+// The system of record: migrations at start (retried until PostgreSQL answers, without holding up the leads),
+// then the drain of lead events; final outcomes are recorded as events like everything else.
+const eventOutbox = new EventOutbox(connection, { keyPrefix: env.REDIS_KEY_PREFIX });
+const recordOutcome = env.DATABASE_URL ? createOutcomeRecorder({ store, events: eventOutbox }) : undefined;
+const database = env.DATABASE_URL ? openDatabase({ url: env.DATABASE_URL }) : undefined;
+let drainer: { stop(): Promise<void> } | undefined;
+let stoppingDrain = false;
+if (database) {
+  void (async () => {
+    for (let attempt = 1; !stoppingDrain; attempt++) {
+      try {
+        const applied = await migrate(database);
+        logger.info({ applied }, 'system of record ready');
+        break;
+      } catch (error) {
+        if (attempt === 1)
+          logger.warn({ err: (error as Error).message }, 'system of record not reachable yet; retrying');
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+    }
+    if (stoppingDrain) return;
+    drainer = startEventDrainer({
+      redis: new Redis(env.REDIS_URL, { maxRetriesPerRequest: null }),
+      db: database,
+      streamKey: eventOutbox.key,
+      logger,
+      onDrained: (n) => metrics?.eventsDrained.inc(n),
+    });
+  })();
+}
+
 const onFinalOutcome = async (leadId: string) => {
   await notifyPartner(leadId);
   await notifyAffiliate(leadId);
+  await recordOutcome?.(leadId);
   await scheduleFinalOutcomeFollowUps(leadId);
 };
 const submissionQueue = new Queue(JOBS.submitLead.queue, {
@@ -192,13 +228,10 @@ const followUpQueues = [
   JOBS.trustedFormRetain,
   JOBS.sensitiveDataPurge,
 ].map((job) => new Queue(job.queue, { connection, prefix: queuePrefix(env.REDIS_KEY_PREFIX) }));
-metrics = new WorkerMetrics([
-  submissionQueue,
-  webhookQueue,
-  postbackQueue,
-  reconciler.queue,
-  ...followUpQueues,
-]);
+metrics = new WorkerMetrics(
+  [submissionQueue, webhookQueue, postbackQueue, reconciler.queue, ...followUpQueues],
+  database ? () => connection.xlen(eventOutbox.key) : undefined,
+);
 metrics.redisUp.set(redisWatch.up || connection.status === 'ready' ? 1 : 0);
 // A taken port costs the operator's view, not the leads: the worker runs on and says so.
 const health = await startHealthServer(
@@ -226,6 +259,11 @@ closeOnSignals(
       reconciler.worker.close(),
       webhookWorker.close(),
       postbackWorker.close(),
+      (async () => {
+        stoppingDrain = true;
+        await drainer?.stop();
+        await database?.destroy();
+      })(),
       ...followUpWorkers.map((w) => w.close()),
     ]);
     await Promise.all([

@@ -50,8 +50,29 @@ export class WorkerMetrics {
     registers: [this.registry],
   });
 
-  constructor(queues: readonly Queue[]) {
+  readonly eventsDrained = new Counter({
+    name: 'funnel_events_drained_total',
+    help: 'Lead events written to the system of record (PostgreSQL)',
+    registers: [this.registry],
+  });
+
+  /**
+   * `eventBacklog`, when given, reads how many lead events wait in Redis for the system of record: the drain's
+   * lag, which grows while PostgreSQL is down and must come back to about zero.
+   */
+  constructor(queues: readonly Queue[], eventBacklog?: () => Promise<number>) {
     collectDefaultMetrics({ register: this.registry });
+    if (eventBacklog) {
+      new Gauge({
+        name: 'funnel_event_outbox_backlog',
+        help: 'Lead events waiting in Redis to be written to the system of record',
+        registers: [this.registry],
+        async collect() {
+          const backlog = await eventBacklog().catch(() => undefined);
+          if (backlog !== undefined) this.set(backlog);
+        },
+      });
+    }
     new Gauge({
       name: 'funnel_queue_jobs',
       help: 'Jobs per queue and state',

@@ -9,6 +9,8 @@ import { EventOutbox, eventId } from '@funnel/lead-store/event-outbox';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
 import { startEventDrainer } from '../src/event-drainer.js';
+import { createOutcomeRecorder } from '../src/outcome-events.js';
+import { Pipeline, startSandbox } from './pipeline-fixture.js';
 
 /** `n` leads' worth of events: created, two steps, submitted, sold. */
 function events(n: number, offset = 0): LeadEvent[] {
@@ -127,4 +129,36 @@ describe('lead-event drain into PostgreSQL', () => {
     });
     expect(summary.submitted_at).toBeInstanceOf(Date);
   }, 60_000);
+});
+
+describe('final outcomes in the system of record', () => {
+  it('records a sold lead once, with its lender host and seconds to decision, however often it settles', async () => {
+    const sandbox = await startSandbox();
+    const pipeline = new Pipeline();
+    const outbox = new EventOutbox(pipeline.redis, { keyPrefix: pipeline.keyPrefix });
+    const recordOutcome = createOutcomeRecorder({ store: pipeline.store, events: outbox });
+    const worker = pipeline.startWorker(sandbox.url, { alsoOnFinalOutcome: recordOutcome });
+    try {
+      await sandbox.configure({ soldShare: 1, pendingShare: 0 });
+      const leadId = await pipeline.submitLead();
+      const outcome = await pipeline.finalOutcome(leadId);
+      expect(outcome.outcome).toBe('sold');
+      await recordOutcome(leadId); // settled again: a retried job, the reconciler
+      await until(async () => (await pipeline.redis.xlen(outbox.key)) >= 2);
+      const entries = await pipeline.redis.xrange(outbox.key, '-', '+');
+      const events = entries.map(([, fields]) => JSON.parse(fields[1]!) as Record<string, unknown>);
+      expect(new Set(events.map((e) => e.eventId))).toEqual(new Set([`${leadId}.outcome`]));
+      expect(events[0]).toMatchObject({
+        type: 'outcome',
+        outcome: 'sold',
+        redirectHost: new URL(outcome.redirectUrl!).host,
+      });
+      expect(events[0]!.secondsToDecision).toBeGreaterThanOrEqual(0);
+      expect(JSON.stringify(events)).not.toContain(outcome.redirectUrl!);
+    } finally {
+      await worker.close();
+      await pipeline.close();
+      await sandbox.process.stop();
+    }
+  }, 30_000);
 });

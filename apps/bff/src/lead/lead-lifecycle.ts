@@ -49,8 +49,10 @@ import {
 } from '@funnel/contracts/partner-api';
 import { resolveTracking, type LandingParams } from '@funnel/contracts/attribution';
 import type { Tracking } from '@funnel/contracts/tracking';
+import type { LeadEvent } from '@funnel/contracts/lead-events';
 import { META, type NewOutcome, type StoredFields } from '@funnel/lead-store/lead-store';
 import type { BorrowerHolder, BorrowerIndex } from '@funnel/lead-store/borrower-index';
+import { eventId, type EventOutbox } from '@funnel/lead-store/event-outbox';
 import { retainedConsent } from '../consent/consent-evidence.js';
 import { HttpError } from '../http-error.js';
 import type { LeadFollowUps } from './lead-follow-ups.js';
@@ -85,6 +87,8 @@ export interface LeadLifecycleDeps {
   followUps: LeadFollowUps;
   /** The borrowers submitted within the duplicate window (keyed hashes). */
   borrowers: Pick<BorrowerIndex, 'keysOf' | 'claim'>;
+  /** Where lead events go for the system of record (issue 10); absent when no database is configured. */
+  events?: Pick<EventOutbox, 'append'>;
   /** Counts a duplicate borrower refused, by source and affiliate. */
   onDuplicate?: (source: 'funnel' | 'partner', affiliate: string | undefined) => void;
 }
@@ -173,6 +177,13 @@ export class LeadLifecycle {
     await this.derive(stepName, values, current);
     if (!(await this.deps.store.update(record.id, toServerFields(values)))) throw sessionExpired();
     await this.deps.followUps.stepSaved(record.id, stepName);
+    await this.record({
+      eventId: eventId(record.id, stepName, true),
+      leadId: record.id,
+      at: this.deps.now().toISOString(),
+      type: 'step_completed',
+      step: stepName,
+    });
 
     const next = nextStepFor({ ...current, ...values });
     return { nextStep: next, progress: progressFor(next) };
@@ -231,12 +242,22 @@ export class LeadLifecycle {
       const outcome = await this.finishDuplicate(record.id, original, visitorId, consent, now, {
         [META.tracking]: JSON.stringify(tracking),
       });
+      await this.record(submittedEvent(record.id, 'funnel', now), {
+        eventId: eventId(record.id, 'outcome'),
+        leadId: record.id,
+        at: now.toISOString(),
+        type: 'outcome',
+        outcome,
+        reason: DUPLICATE_REASON,
+        secondsToDecision: 0,
+      });
       return { outcome };
     }
     const outcome = await this.startSubmission(record.id, consent, now, {
       [META.tracking]: JSON.stringify(tracking),
       [META.borrowerKeys]: JSON.stringify(borrowerKeys),
     });
+    await this.record(submittedEvent(record.id, 'funnel', now));
     await this.deps.followUps.submitted(record.id);
     return { outcome };
   }
@@ -305,8 +326,24 @@ export class LeadLifecycle {
     });
     if (created === 'lost-claim') throw new LostIdempotencyClaim();
     if (created === 'exists') throw new Error(`lead id ${leadId} already taken`);
+    await this.record(
+      createdEvent(leadId, 'partner', values, leadTracking, now),
+      ...STEP_NAMES.map((step) => ({
+        eventId: eventId(leadId, step),
+        leadId,
+        at: now.toISOString(),
+        type: 'step_completed' as const,
+        step,
+      })),
+      submittedEvent(leadId, 'partner', now),
+    );
     await this.enqueue(leadId);
     return { leadId, outcome: 'pending' };
+  }
+
+  /** Appends events for the system of record, when one is configured. */
+  private async record(...events: LeadEvent[]): Promise<void> {
+    await this.deps.events?.append(...events);
   }
 
   /** Puts the lead's job on the queue (job id = lead id), then clears its outbox entry. */
@@ -455,6 +492,7 @@ export class LeadLifecycle {
   ): Promise<{ id: string; summary: LeadSummary }> {
     const fields = toServerFields({ ...answers, ipAddress: context.ip, userAgent: context.userAgent });
     const id = await this.deps.store.create(fields, tracking);
+    await this.record(createdEvent(id, 'funnel', answers, tracking, this.deps.now()));
     // The new lead is exactly what was just written: summarise it without reading it back.
     return { id, summary: this.summarize({ id, fields, tracking }) };
   }
@@ -518,4 +556,37 @@ function borrowerOf(fields: StoredFields) {
     email: fields[CLIENT_TO_SERVER.email],
     dob: fields[CLIENT_TO_SERVER.dob],
   };
+}
+
+/** The `created` event of a lead: attribution and the landing answers, never personal data. */
+function createdEvent(
+  leadId: string,
+  source: 'funnel' | 'partner',
+  answers: ClientLead,
+  tracking: Record<string, unknown>,
+  at: Date,
+): LeadEvent {
+  const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+  const affiliate = text(tracking.affiliateId) ?? text(tracking.pubs);
+  const utmSource = text(tracking.utmSource);
+  const campaignType = text(tracking.campaignType);
+  const loanReason = text(answers.loanReason);
+  const state = text(answers.state);
+  return {
+    eventId: eventId(leadId, 'created'),
+    leadId,
+    at: at.toISOString(),
+    type: 'created',
+    source,
+    ...(affiliate ? { affiliate } : {}),
+    ...(utmSource ? { utmSource } : {}),
+    ...(campaignType ? { campaignType } : {}),
+    ...(typeof answers.amount === 'number' ? { amount: answers.amount } : {}),
+    ...(loanReason ? { loanReason } : {}),
+    ...(state ? { state } : {}),
+  };
+}
+
+function submittedEvent(leadId: string, source: 'funnel' | 'partner', at: Date): LeadEvent {
+  return { eventId: eventId(leadId, 'submitted'), leadId, at: at.toISOString(), type: 'submitted', source };
 }

@@ -10,6 +10,7 @@ import type { ReferenceData } from '../reference-data/reference-data.js';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { ContactIndex } from '@funnel/lead-store/contact-index';
 import { BorrowerIndex } from '@funnel/lead-store/borrower-index';
+import { EventOutbox } from '@funnel/lead-store/event-outbox';
 import { partnerListVersion } from '../consent/partner-list-version.js';
 import { queuedFollowUps } from '../lead/lead-follow-ups.js';
 
@@ -87,6 +88,9 @@ export default fp<LeadServicesOptions>(
         },
         followUps: queuedFollowUps(app.leadJobs),
         borrowers: borrowerIndex,
+        ...(env.DATABASE_URL
+          ? { events: new EventOutbox(app.redis, { keyPrefix: env.REDIS_KEY_PREFIX }) }
+          : {}),
         onDuplicate: (source, affiliate) =>
           app.metrics.duplicates.inc({ source, affiliate: affiliate ?? 'none' }),
         enqueueSubmission: async (leadId) => {

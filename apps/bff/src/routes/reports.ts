@@ -1,0 +1,152 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import { ApiErrorSchema } from '@funnel/contracts/errors';
+import {
+  FunnelReportSchema,
+  ReportQuerySchema,
+  SalesReportSchema,
+  type FunnelReport,
+  type SalesReport,
+} from '@funnel/contracts/reports';
+import type { Database } from '@funnel/db/database';
+import { funnelReport, salesReport } from '@funnel/db/reports';
+import { HttpError } from '../http-error.js';
+
+const security = [{ adminToken: [] }];
+
+export interface ReportRoutesOptions {
+  /** The system of record; undefined when DATABASE_URL is not set. */
+  db: Kysely<Database> | undefined;
+  /** Days are calendar days in this zone. */
+  timeZone: string;
+}
+
+/** A CSV field: quoted when it must be, and never read as a formula by a spreadsheet. */
+function csvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  let text = String(value);
+  if (/^[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function csv(header: string[], rows: unknown[][]): string {
+  return [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+}
+
+function funnelCsv(report: FunnelReport): string {
+  return csv(
+    ['step', 'reached', 'completed', 'drop_off', 'drop_off_rate'],
+    report.steps.map((r) => [r.step, r.reached, r.completed, r.dropOff, r.dropOffRate.toFixed(4)]),
+  );
+}
+
+function salesCsv(report: SalesReport): string {
+  return csv(
+    [
+      'day',
+      'affiliate',
+      'submitted',
+      'sold',
+      'sold_rate',
+      'median_seconds_to_decision',
+      'p90_seconds_to_decision',
+    ],
+    report.rows.map((r) => [
+      r.day,
+      r.affiliate,
+      r.submitted,
+      r.sold,
+      r.soldRate.toFixed(4),
+      r.medianSecondsToDecision,
+      r.p90SecondsToDecision,
+    ]),
+  );
+}
+
+/** Operator reports over the system of record: the funnel, and sales by affiliate and day; JSON or CSV. */
+const reportRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, options) => {
+  app.addHook('onRequest', app.requireAdmin);
+
+  const database = (): Kysely<Database> => {
+    if (!options.db) {
+      throw new HttpError(503, 'UNAVAILABLE', 'Reports need the system of record: set DATABASE_URL.');
+    }
+    return options.db;
+  };
+  const run = async <T>(query: () => Promise<T>): Promise<T> => {
+    try {
+      return await query();
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      app.log.warn({ err: (error as Error).message }, 'report failed: system of record unavailable');
+      throw new HttpError(
+        503,
+        'UNAVAILABLE',
+        'The reports are briefly unavailable. Please try again shortly.',
+      );
+    }
+  };
+
+  app.get(
+    '/admin/reports/funnel',
+    {
+      schema: {
+        summary: 'The funnel: leads reaching and completing each step, drop-off, and outcomes',
+        description:
+          'Over the leads created between `from` and `to` (calendar days in the business time zone, `to` ' +
+          'included, at most 366 days), optionally for one affiliate, `utm_source` or source. `format=csv` ' +
+          'answers the step table as CSV.',
+        tags: ['admin'],
+        security,
+        querystring: ReportQuerySchema,
+        response: { 200: FunnelReportSchema, 400: ApiErrorSchema, 401: ApiErrorSchema, 503: ApiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const report = await run(() => funnelReport(database(), request.query, options.timeZone));
+      if (request.query.format === 'csv') {
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header(
+            'content-disposition',
+            `attachment; filename="funnel-${request.query.from}-${request.query.to}.csv"`,
+          )
+          .serializer((payload: unknown) => String(payload))
+          .send(funnelCsv(report) as never); // text, past the JSON schema (its own serializer above)
+      }
+      return report;
+    },
+  );
+
+  app.get(
+    '/admin/reports/sales',
+    {
+      schema: {
+        summary: 'Sales by affiliate and day: submitted, sold rate, median and p90 time to decision',
+        description:
+          'Rows ordered by day, then affiliate (null: leads without one). Same filters as the funnel report; ' +
+          '`format=csv` answers CSV.',
+        tags: ['admin'],
+        security,
+        querystring: ReportQuerySchema,
+        response: { 200: SalesReportSchema, 400: ApiErrorSchema, 401: ApiErrorSchema, 503: ApiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const report = await run(() => salesReport(database(), request.query, options.timeZone));
+      if (request.query.format === 'csv') {
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header(
+            'content-disposition',
+            `attachment; filename="sales-${request.query.from}-${request.query.to}.csv"`,
+          )
+          .serializer((payload: unknown) => String(payload))
+          .send(salesCsv(report) as never); // text, past the JSON schema (its own serializer above)
+      }
+      return report;
+    },
+  );
+};
+
+export default reportRoutes;

@@ -1,0 +1,131 @@
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LeadEventSchema } from '@funnel/contracts/lead-events';
+import { STEP_NAMES } from '@funnel/contracts/steps';
+import { migrate, openDatabase, type Database } from '@funnel/db/database';
+import { recordEvents } from '@funnel/db/record-events';
+import { EventOutbox } from '@funnel/lead-store/event-outbox';
+import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
+import { submittedLead } from './complete-lead.js';
+import { FUNNEL_NOW, STEP_ANSWERS } from './funnel-answers.js';
+import { startTestApp, type TestApp } from './test-app.js';
+
+const TOKEN = 'operator-'.padEnd(40, 'r');
+const PERSONAL = [
+  'Maria',
+  'Garcia',
+  'maria.garcia',
+  '123-45-6789',
+  '123456789',
+  '1988-04-09',
+  '000123456789',
+];
+
+describe('the system of record, seen from the BFF', () => {
+  const schema = testSchema('bffsor');
+  const url = `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  let db: Kysely<Database>;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    db = openDatabase({ url: testDatabaseUrl(), schema });
+    await migrate(db, schema);
+    t = await startTestApp({ now: () => FUNNEL_NOW, env: { DATABASE_URL: url, ADMIN_API_TOKEN: TOKEN } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.destroy();
+    await dropSchema(schema);
+  });
+
+  /** What the worker's drain does, inline: every event in the stream, written once. */
+  async function drain(): Promise<string[]> {
+    const key = new EventOutbox(t.redis, { keyPrefix: t.env.REDIS_KEY_PREFIX }).key;
+    const entries = await t.redis.xrange(key, '-', '+');
+    await recordEvents(
+      db,
+      entries.map(([, fields]) => LeadEventSchema.parse(JSON.parse(fields[1]!))),
+    );
+    return entries.map(([, fields]) => fields[1]!);
+  }
+
+  it('records a whole funnel run as events without personal data, and the reports count it', async () => {
+    const { id } = await submittedLead(t.app, {
+      landing: { amount: 1000, loanReason: 'MEDICAL', zipCode: '10001', landingParams: { pubs: 'aff-sor' } },
+    });
+    const raw = await drain();
+    for (const value of PERSONAL) expect(raw.join('\n')).not.toContain(value);
+
+    const events = await db
+      .selectFrom('lead_events')
+      .select(['type', 'data'])
+      .where('lead_id', '=', id)
+      .execute();
+    expect(events.filter((e) => e.type === 'created')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'step_completed')).toHaveLength(STEP_ANSWERS.length);
+    expect(events.filter((e) => e.type === 'submitted')).toHaveLength(1);
+    const summary = await db
+      .selectFrom('lead_summary')
+      .selectAll()
+      .where('lead_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(summary).toMatchObject({ source: 'funnel', affiliate: 'aff-sor', amount: 1000, state: 'NY' });
+    expect(summary.submitted_at).toBeInstanceOf(Date);
+
+    const query = 'from=2026-11-01&to=2026-11-30&affiliate=aff-sor';
+    const unauthorized = await t.app.inject({ method: 'GET', url: `/api/v1/admin/reports/funnel?${query}` });
+    expect(unauthorized.statusCode).toBe(401);
+    const report = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/admin/reports/funnel?${query}`,
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(report.statusCode).toBe(200);
+    expect(report.json().outcomes).toEqual({ created: 1, submitted: 1, sold: 0, rejected: 0, noLender: 0 });
+    expect(report.json().steps.at(-1)).toEqual({
+      step: STEP_NAMES.at(-1),
+      reached: 1,
+      completed: 1,
+      dropOff: 0,
+      dropOffRate: 0,
+    });
+
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/admin/reports/funnel?${query}&format=csv`,
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]).toBe('step,reached,completed,drop_off,drop_off_rate');
+    expect(lines[1]).toBe('landing,1,1,0,0.0000');
+    expect(lines).toHaveLength(1 + 1 + STEP_NAMES.length);
+
+    const sales = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/admin/reports/sales?${query}`,
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(sales.json().rows).toEqual([
+      {
+        day: '2026-11-17',
+        affiliate: 'aff-sor',
+        submitted: 1,
+        sold: 0,
+        soldRate: 0,
+        medianSecondsToDecision: null,
+        p90SecondsToDecision: null,
+      },
+    ]);
+  });
+
+  it('refuses a bad range in the error shape', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/admin/reports/funnel?from=2026-11-30&to=2026-11-01',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('VALIDATION_FAILED');
+  });
+});
