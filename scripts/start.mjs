@@ -57,6 +57,34 @@ if (!(await redisAnswers(env.REDIS_URL))) {
   );
 }
 
+// The system of record: DATABASE_URL when set, else the machine's PostgreSQL when one answers at 127.0.0.1:5432.
+// (Without either, lead events and reports are off: the funnel runs as before. PGlite is not wired in yet.)
+const LOCAL_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+if (env.DATABASE_URL) {
+  say(`System of record: the PostgreSQL at ${new URL(env.DATABASE_URL).host} (DATABASE_URL).`);
+} else if (await postgresAnswers(LOCAL_DATABASE_URL)) {
+  env.DATABASE_URL = LOCAL_DATABASE_URL;
+  say(`System of record: the local PostgreSQL at 127.0.0.1:5432 (set DATABASE_URL to choose another).`);
+} else {
+  say(
+    'No PostgreSQL answered at 127.0.0.1:5432 and DATABASE_URL is not set: lead events and reports are off.',
+  );
+}
+
+async function postgresAnswers(url) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 if (env.START_SKIP_BUILD !== '1') {
   say('Building (turbo caches what has not changed)…');
   const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], {
