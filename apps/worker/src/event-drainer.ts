@@ -9,6 +9,8 @@ import { recordEvents } from '@funnel/db/record-events';
 const GROUP = 'drain';
 /** A pending entry idle this long belongs to a drainer that died: another takes it over. */
 const ABANDONED_MS = 30_000;
+/** How often to look for such entries. */
+const CLAIM_EVERY_MS = 5_000;
 
 export interface EventDrainerOptions {
   /** A connection of its own: the drainer blocks on it. */
@@ -20,6 +22,11 @@ export interface EventDrainerOptions {
   batchSize?: number;
   /** How long to wait before trying PostgreSQL again after a failure. */
   retryMs?: number;
+  /**
+   * Batches written at once (each its own consumer, connection and transaction): while one waits on PostgreSQL
+   * the next is read. Rows are written in key order, so concurrent batches cannot deadlock.
+   */
+  concurrency?: number;
   /** Told of every batch written: how many events were new. */
   onDrained?: (written: number) => void;
 }
@@ -35,7 +42,8 @@ export function startEventDrainer(options: EventDrainerOptions): { stop(): Promi
   const { redis, streamKey, logger } = options;
   const batchSize = options.batchSize ?? 500;
   const retryMs = options.retryMs ?? 1000;
-  const consumer = `${hostname()}-${process.pid}`;
+  const concurrency = options.concurrency ?? 3;
+  const connections = [redis, ...Array.from({ length: concurrency - 1 }, () => redis.duplicate())];
   let stopping = false;
   let failing = false;
 
@@ -47,7 +55,7 @@ export function startEventDrainer(options: EventDrainerOptions): { stop(): Promi
       return [];
     });
 
-  const write = async (entries: StreamEntries): Promise<void> => {
+  const write = async (redis: Redis, entries: StreamEntries): Promise<void> => {
     if (entries.length === 0) return;
     const written = await recordEvents(options.db, parse(entries));
     const ids = entries.map(([id]) => id);
@@ -61,40 +69,49 @@ export function startEventDrainer(options: EventDrainerOptions): { stop(): Promi
     failing = false;
   };
 
-  const loop = async () => {
+  const loop = async (redis: Redis, consumer: string) => {
     await redis.xgroup('CREATE', streamKey, GROUP, '0', 'MKSTREAM').catch((error: Error) => {
       if (!error.message.includes('BUSYGROUP')) throw error;
     });
+    // Our own unacknowledged entries are read back at start and after a failed batch; entries a dead drainer
+    // left are looked for every few seconds; otherwise only new entries are read (one round trip per batch).
+    let ownPending = true;
+    let nextClaimAt = 0;
     while (!stopping) {
       try {
-        // Our own unacknowledged entries first (a failed batch), then any a dead drainer left, then new ones.
-        const own = (await redis.xreadgroup(
-          'GROUP',
-          GROUP,
-          consumer,
-          'COUNT',
-          batchSize,
-          'STREAMS',
-          streamKey,
-          '0',
-        )) as Array<[string, StreamEntries]> | null;
-        const pending = own?.[0]?.[1] ?? [];
-        if (pending.length > 0) {
-          await write(pending);
-          continue;
+        if (ownPending) {
+          const own = (await redis.xreadgroup(
+            'GROUP',
+            GROUP,
+            consumer,
+            'COUNT',
+            batchSize,
+            'STREAMS',
+            streamKey,
+            '0',
+          )) as Array<[string, StreamEntries]> | null;
+          const pending = own?.[0]?.[1] ?? [];
+          if (pending.length > 0) {
+            await write(redis, pending);
+            continue;
+          }
+          ownPending = false;
         }
-        const claimed = (await redis.xautoclaim(
-          streamKey,
-          GROUP,
-          consumer,
-          ABANDONED_MS,
-          '0-0',
-          'COUNT',
-          batchSize,
-        )) as [string, StreamEntries];
-        if (claimed[1].length > 0) {
-          await write(claimed[1]);
-          continue;
+        if (Date.now() >= nextClaimAt) {
+          const claimed = (await redis.xautoclaim(
+            streamKey,
+            GROUP,
+            consumer,
+            ABANDONED_MS,
+            '0-0',
+            'COUNT',
+            batchSize,
+          )) as [string, StreamEntries];
+          if (claimed[1].length > 0) {
+            await write(redis, claimed[1]);
+            continue;
+          }
+          nextClaimAt = Date.now() + CLAIM_EVERY_MS;
         }
         const fresh = (await redis.xreadgroup(
           'GROUP',
@@ -108,22 +125,29 @@ export function startEventDrainer(options: EventDrainerOptions): { stop(): Promi
           streamKey,
           '>',
         )) as Array<[string, StreamEntries]> | null;
-        await write(fresh?.[0]?.[1] ?? []);
+        await write(redis, fresh?.[0]?.[1] ?? []);
       } catch (error) {
         if (stopping) break;
         if (!failing)
           logger.warn({ err: (error as Error).message }, 'lead events wait in Redis: cannot write them yet');
         failing = true;
+        ownPending = true;
         await new Promise((resolve) => setTimeout(resolve, retryMs));
       }
     }
   };
-  const running = loop().catch((error: Error) => logger.error({ err: error }, 'event drainer stopped'));
+  const running = Promise.all(
+    connections.map((connection, i) =>
+      loop(connection, `${hostname()}-${process.pid}-${i}`).catch((error: Error) =>
+        logger.error({ err: error }, 'event drainer stopped'),
+      ),
+    ),
+  );
 
   return {
     async stop() {
       stopping = true;
-      redis.disconnect();
+      for (const connection of connections) connection.disconnect();
       await running;
     },
   };

@@ -68,7 +68,7 @@ function summaryPatch(event: LeadEvent): SummaryPatch | undefined {
 async function upsertSummaries(trx: Transaction<Database>, patches: SummaryPatch[]): Promise<void> {
   // Rows with the same set of columns go in one statement; a value already stored is never replaced.
   const groups = new Map<string, SummaryPatch[]>();
-  for (const patch of mergePatches(patches)) {
+  for (const patch of mergePatches(patches).sort((a, b) => (a.lead_id < b.lead_id ? -1 : 1))) {
     const columns = SUMMARY_COLUMNS.filter((c) => patch[c] !== undefined).join(',');
     groups.set(columns, [...(groups.get(columns) ?? []), patch]);
   }
@@ -99,7 +99,10 @@ async function upsertSummaries(trx: Transaction<Database>, patches: SummaryPatch
 export async function recordEvents(db: Kysely<Database>, events: readonly LeadEvent[]): Promise<number> {
   if (events.length === 0) return 0;
   return db.transaction().execute(async (trx) => {
-    const unique = [...new Map(events.map((e) => [e.eventId, e])).values()];
+    // In key order in every table, so concurrent batches take their row locks in the same order.
+    const unique = [...new Map(events.map((e) => [e.eventId, e])).values()].sort((a, b) =>
+      a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0,
+    );
     const inserted = await trx
       .insertInto('lead_events')
       .values(
@@ -127,7 +130,7 @@ export async function recordEvents(db: Kysely<Database>, events: readonly LeadEv
     if (steps.size > 0) {
       await trx
         .insertInto('lead_steps')
-        .values([...steps.values()])
+        .values([...steps.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row))
         .onConflict((oc) => oc.columns(['lead_id', 'step']).doNothing())
         .execute();
     }

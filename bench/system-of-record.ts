@@ -1,0 +1,170 @@
+// The system of record (issue 10), two figures:
+// - drain throughput: lead events drained from a Redis stream into PostgreSQL by the worker's drainer (events,
+//   summaries, steps, acknowledgements), against a bare batched INSERT of the same event rows into a plain table,
+//   in the same run and database;
+// - the 30-day funnel report for one affiliate over 1,000,000 events (the report reads the summary and steps the
+//   drain keeps, never the events).
+// Uses the machine's PostgreSQL (TEST_DATABASE_URL or 127.0.0.1:5432/test) in a schema of its own, dropped after.
+import { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import { pino } from 'pino';
+import type { LeadEvent } from '@funnel/contracts/lead-events';
+import { ReportQuerySchema } from '@funnel/contracts/reports';
+import { STEP_NAMES } from '@funnel/contracts/steps';
+import { migrate, openDatabase } from '@funnel/db/database';
+import { funnelReport } from '@funnel/db/reports';
+import { EventOutbox, eventId } from '@funnel/lead-store/event-outbox';
+import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
+import { startEventDrainer } from '../apps/worker/src/event-drainer.js';
+import { rounds, smoke } from './lib/bench-options.js';
+import { withServices } from './lib/processes.js';
+import { report } from './lib/report.js';
+import { startRedis } from './lib/services.js';
+import { median } from './lib/stats.js';
+
+const DRAIN_EVENTS = smoke ? 5_000 : 100_000;
+const REPORT_LEADS = smoke ? 3_000 : 75_000;
+const BATCH = 500;
+
+function drainEvents(n: number, round: number): LeadEvent[] {
+  const at = new Date('2026-11-20T15:00:00Z').toISOString();
+  const events: LeadEvent[] = [];
+  for (let i = 0; events.length < n; i++) {
+    const leadId = `bench-${round}-${String(i).padStart(10, '0')}`;
+    events.push(
+      {
+        eventId: eventId(leadId, 'created'),
+        leadId,
+        at,
+        type: 'created',
+        source: 'funnel',
+        affiliate: `aff-${i % 20}`,
+      },
+      ...STEP_NAMES.slice(0, 3).map((step): LeadEvent => ({
+        eventId: eventId(leadId, step, true),
+        leadId,
+        at,
+        type: 'step_completed',
+        step,
+      })),
+      { eventId: eventId(leadId, 'submitted'), leadId, at, type: 'submitted', source: 'funnel' },
+    );
+  }
+  return events.slice(0, n);
+}
+
+await withServices(async (track) => {
+  const redisService = track(await startRedis());
+  const schema = testSchema('bench_sor');
+  const db = openDatabase({ url: testDatabaseUrl(), schema, max: 4 });
+  const redis = new Redis(redisService.url);
+  try {
+    await migrate(db, schema);
+    await sql`create table bare_events (event_id text primary key, lead_id text not null, type text not null, at timestamptz not null, data jsonb not null)`.execute(
+      db,
+    );
+
+    const drained: number[] = [];
+    const bare: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const events = drainEvents(DRAIN_EVENTS, round);
+      // Product: the events wait in the stream, then the worker's drainer writes them all.
+      const outbox = new EventOutbox(redis, { keyPrefix: `bench${round}:` });
+      for (let i = 0; i < events.length; i += 5_000) await outbox.append(...events.slice(i, i + 5_000));
+      const started = performance.now();
+      const drainer = startEventDrainer({
+        redis: new Redis(redisService.url, { maxRetriesPerRequest: null }),
+        db,
+        streamKey: outbox.key,
+        logger: pino({ level: 'warn' }),
+        batchSize: BATCH,
+      });
+      while ((await redis.xlen(outbox.key)) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      drained.push(events.length / ((performance.now() - started) / 1000));
+      await drainer.stop();
+
+      // Baseline: the same rows, inserted in batches of the same size into a table with nothing else to do.
+      const bareStarted = performance.now();
+      for (let i = 0; i < events.length; i += BATCH) {
+        await db
+          .insertInto('bare_events' as never)
+          .values(
+            events.slice(i, i + BATCH).map(({ eventId: id, leadId, type, at, ...data }) => ({
+              event_id: `${id}.bare`,
+              lead_id: leadId,
+              type,
+              at: new Date(at),
+              data: JSON.stringify(data),
+            })) as never,
+          )
+          .execute();
+      }
+      bare.push(events.length / ((performance.now() - bareStarted) / 1000));
+    }
+    const ratio = median(drained) / median(bare);
+    report({
+      measure: `drain throughput, ${DRAIN_EVENTS.toLocaleString('en-US')} events from Redis into PostgreSQL`,
+      product: `${Math.round(median(drained)).toLocaleString('en-US')} events/s`,
+      baseline: `${Math.round(median(bare)).toLocaleString('en-US')} events/s (bare batched INSERT, same rows)`,
+      ratio: `${ratio.toFixed(2)}×`,
+      goal: '≥ 0.50×',
+      pass: ratio >= 0.5,
+    });
+
+    // The report's data: leads over 30 days and 20 affiliates, each created, part of the way through the steps,
+    // some submitted and decided. Written with set-based SQL (what the drain would have written), events too.
+    await sql`truncate lead_events, lead_summary, lead_steps`.execute(db);
+    await sql`
+      insert into lead_summary (lead_id, created_at, source, affiliate, utm_source, amount, submitted_at, outcome,
+                                decided_at, seconds_to_decision)
+      select 'r' || g, timestamptz '2026-10-01 12:00:00+00' + (g % 30) * interval '1 day' + (g % 600) * interval '1 minute',
+             case when g % 5 = 0 then 'partner' else 'funnel' end, 'aff-' || (g % 20), 'utm-' || (g % 7), 500,
+             case when g % 3 = 0 then timestamptz '2026-10-01 12:30:00+00' + (g % 30) * interval '1 day' end,
+             case when g % 3 = 0 then (array['sold','rejected','no_lender'])[1 + (g / 3) % 3] end,
+             case when g % 3 = 0 then timestamptz '2026-10-01 12:31:00+00' + (g % 30) * interval '1 day' end,
+             case when g % 3 = 0 then 5 + g % 120 end
+      from generate_series(1, ${REPORT_LEADS}) g`.execute(db);
+    await sql`
+      insert into lead_steps (lead_id, step, completed_at)
+      select s.lead_id, (${sql.raw(`array[${STEP_NAMES.map((n) => `'${n}'`).join(',')}]`)})[i], s.created_at
+      from lead_summary s, generate_series(1, ${STEP_NAMES.length}) i
+      where i <= 1 + (hashtext(s.lead_id) & 65535) % ${STEP_NAMES.length}`.execute(db);
+    await sql`
+      insert into lead_events (event_id, lead_id, type, at, data)
+      select lead_id || '.created', lead_id, 'created', created_at, '{}'::jsonb from lead_summary
+      union all
+      select lead_id || '.' || step, lead_id, 'step_completed', completed_at, jsonb_build_object('step', step)
+      from lead_steps
+      union all
+      select lead_id || '.submitted', lead_id, 'submitted', submitted_at, '{}'::jsonb from lead_summary
+      where submitted_at is not null
+      union all
+      select lead_id || '.outcome', lead_id, 'outcome', decided_at, '{}'::jsonb from lead_summary
+      where decided_at is not null`.execute(db);
+    await sql`analyze`.execute(db);
+    const eventCount = Number(
+      (await sql<{ n: string }>`select count(*) as n from lead_events`.execute(db)).rows[0]!.n,
+    );
+
+    const query = ReportQuerySchema.parse({ from: '2026-10-01', to: '2026-10-30', affiliate: 'aff-7' });
+    await funnelReport(db, query, 'America/New_York');
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      await funnelReport(db, query, 'America/New_York');
+      times.push(performance.now() - started);
+    }
+    const ms = median(times);
+    report({
+      measure: `30-day funnel report for one affiliate, ${eventCount.toLocaleString('en-US')} events (median of 5)`,
+      product: `${ms.toFixed(0)} ms`,
+      baseline: '–',
+      goal: smoke ? '< 1,000 ms (at 1,000,000 events)' : '< 1,000 ms',
+      pass: ms < 1000 && (smoke || eventCount >= 1_000_000),
+    });
+  } finally {
+    await redis.quit();
+    await db.destroy();
+    await dropSchema(schema);
+  }
+});
