@@ -26,6 +26,8 @@ import type { ReferenceData } from './reference-data/reference-data.js';
 import adminRoutes from './routes/admin.js';
 import reportRoutes from './routes/reports.js';
 import { openDatabase } from '@funnel/db/database';
+import { deleteConsents } from '@funnel/db/consent-archive';
+import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import clientLogRoutes from './routes/client-logs.js';
 import crossSellRoutes from './routes/cross-sell.js';
 import healthRoutes from './routes/health.js';
@@ -99,9 +101,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(outcomeEvents);
   await app.register(openapi);
+  // The system of record, for the operator reports, the consent archive and erasure; no borrower request waits
+  // on it.
+  const db = env.DATABASE_URL ? openDatabase({ url: env.DATABASE_URL }) : undefined;
+  if (db) app.addHook('onClose', async () => db.destroy());
+  const sealer = new FieldCipher(env.FIELD_ENCRYPTION_KEYS);
   await app.register(privacyServices, {
     keyPrefix: env.REDIS_KEY_PREFIX,
     hashSecret: env.SUPPRESSION_HASH_SECRET,
+    ...(db
+      ? { archive: { deleteConsents: (leadIds: readonly string[]) => deleteConsents(db, leadIds) } }
+      : {}),
   });
   await app.register(globalPrivacyControl);
   await app.register(adminAuth, { token: env.ADMIN_API_TOKEN });
@@ -113,9 +123,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keyPrefix: env.REDIS_KEY_PREFIX,
     writable: env.ADMIN_QUEUES_WRITABLE,
   });
-  // The system of record, for the operator reports; no borrower request waits on it.
-  const db = env.DATABASE_URL ? openDatabase({ url: env.DATABASE_URL }) : undefined;
-  if (db) app.addHook('onClose', async () => db.destroy());
   await app.register(
     async (api) => {
       await api.register(leadRoutes);
@@ -129,7 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         scripts,
         partnerListVersion: partnerListVersion(env.PARTNER_LIST_VERSION, env.PARTNER_NAMES),
       });
-      await api.register(adminRoutes);
+      await api.register(adminRoutes, { db, sealer });
       await api.register(reportRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
       await api.register(partnerRoutes, {
         keyPrefix: env.REDIS_KEY_PREFIX,

@@ -5,6 +5,8 @@ import { STEP_NAMES } from '@funnel/contracts/steps';
 import { migrate, openDatabase, type Database } from '@funnel/db/database';
 import { recordEvents } from '@funnel/db/record-events';
 import { EventOutbox } from '@funnel/lead-store/event-outbox';
+import { FieldCipher } from '@funnel/lead-store/field-cipher';
+import { archiveConsents } from '@funnel/db/consent-archive';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { submittedLead } from './complete-lead.js';
 import { FUNNEL_NOW, STEP_ANSWERS } from './funnel-answers.js';
@@ -117,6 +119,42 @@ describe('the system of record, seen from the BFF', () => {
         p90SecondsToDecision: null,
       },
     ]);
+  });
+
+  it('reads consent from the archive once the drain moved it there, and erases it on a deletion request', async () => {
+    const { id } = await submittedLead(t.app, {
+      steps: STEP_ANSWERS.map(([step, answer]) => [
+        step,
+        step === 'email'
+          ? { email: 'archived.person@example.com' }
+          : step === 'ssn'
+            ? { socialSecurityNumber: '321-54-9876' }
+            : answer,
+      ]),
+    });
+    // What the worker's drain does with a submitted lead's consent: archive it sealed, then drop the Redis copy.
+    const sealer = new FieldCipher(t.env.FIELD_ENCRYPTION_KEYS);
+    const copy = await t.app.leadStore.getRetainedConsent(id);
+    await archiveConsents(db, [copy!], { sealer, retentionDays: 1826 });
+    await t.redis.del(t.app.leadStore.consentKey(id));
+
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const archived = await t.app.inject({ method: 'GET', url: `/api/v1/admin/consent/${id}`, headers: auth });
+    expect(archived.statusCode).toBe(200);
+    expect(archived.json()).toMatchObject({ leadId: id, contact: { email: 'archived.person@example.com' } });
+
+    const erased = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/deletion-requests',
+      payload: { email: 'archived.person@example.com' },
+      headers: auth,
+    });
+    expect(erased.json().leadsDeleted).toBe(1);
+    expect(
+      await db.selectFrom('consent_archive').select('lead_id').where('lead_id', '=', id).execute(),
+    ).toEqual([]);
+    const gone = await t.app.inject({ method: 'GET', url: `/api/v1/admin/consent/${id}`, headers: auth });
+    expect(gone.statusCode).toBe(404);
   });
 
   it('refuses a bad range in the error shape', async () => {

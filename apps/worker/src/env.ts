@@ -93,6 +93,8 @@ export const EnvSchema = z
      * it and records each final outcome; unset, none of that runs.
      */
     DATABASE_URL: z.string().url().optional(),
+    /** How long the consent archive keeps a record after the consent (5 years by default), as the BFF's. */
+    CONSENT_RETENTION_DAYS: z.coerce.number().positive().default(1826),
     /** How long each lead's postback attempts stay readable by operators. */
     POSTBACK_LOG_DAYS: z.coerce.number().positive().default(90),
     /** Deliver webhooks to loopback and private addresses (local runs and tests); refused in production. */

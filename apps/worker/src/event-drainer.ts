@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import { LeadEventSchema, type LeadEvent } from '@funnel/contracts/lead-events';
 import type { Database } from '@funnel/db/database';
 import { recordEvents } from '@funnel/db/record-events';
+import { archiveConsents, deleteConsents, type ContactSealer } from '@funnel/db/consent-archive';
+import { RetainedConsentSchema, type RetainedConsent } from '@funnel/contracts/consent';
 
 const GROUP = 'drain';
 /** A pending entry idle this long belongs to a drainer that died: another takes it over. */
@@ -27,6 +29,11 @@ export interface EventDrainerOptions {
    * the next is read. Rows are written in key order, so concurrent batches cannot deadlock.
    */
   concurrency?: number;
+  /**
+   * The consent archive: when a lead's `submitted` event is drained, its retained consent (the lead store's Redis
+   * copy) is archived in the same transaction, contact sealed, and the Redis copy is then removed.
+   */
+  consents?: { sealer: ContactSealer; retentionDays: number; consentKey: (leadId: string) => string };
   /** Told of every batch written: how many events were new. */
   onDrained?: (written: number) => void;
 }
@@ -55,15 +62,47 @@ export function startEventDrainer(options: EventDrainerOptions): { stop(): Promi
       return [];
     });
 
+  /** The Redis copies of the consent of the leads submitted in `events`. */
+  const retainedConsents = async (redis: Redis, events: LeadEvent[]): Promise<RetainedConsent[]> => {
+    const leadIds = [...new Set(events.filter((e) => e.type === 'submitted').map((e) => e.leadId))];
+    if (leadIds.length === 0 || !options.consents) return [];
+    const raws = await redis.mget(...leadIds.map(options.consents.consentKey));
+    return raws.flatMap((raw) => {
+      const parsed = raw ? RetainedConsentSchema.safeParse(JSON.parse(raw)) : undefined;
+      return parsed?.success ? [parsed.data] : [];
+    });
+  };
+
+  /**
+   * Once archived, the Redis copies go. A copy already gone was erased (a deletion request) or expired between
+   * reading and archiving: its archived record goes too.
+   */
+  const dropRedisCopies = async (redis: Redis, consents: RetainedConsent[]): Promise<void> => {
+    const pipeline = redis.pipeline();
+    for (const consent of consents) pipeline.del(options.consents!.consentKey(consent.leadId));
+    const results = (await pipeline.exec()) ?? [];
+    const erased = consents.filter((_, i) => results[i]?.[1] === 0).map((c) => c.leadId);
+    if (erased.length > 0) await deleteConsents(options.db, erased);
+  };
+
   const write = async (redis: Redis, entries: StreamEntries): Promise<void> => {
     if (entries.length === 0) return;
-    const written = await recordEvents(options.db, parse(entries));
+    const events = parse(entries);
+    const consents = options.consents ? await retainedConsents(redis, events) : [];
+    const written = await recordEvents(
+      options.db,
+      events,
+      consents.length > 0 && options.consents
+        ? (trx) => archiveConsents(trx, consents, options.consents!)
+        : undefined,
+    );
     const ids = entries.map(([id]) => id);
     await redis
       .multi()
       .xack(streamKey, GROUP, ...ids)
       .xdel(streamKey, ...ids)
       .exec();
+    if (consents.length > 0) await dropRedisCopies(redis, consents);
     options.onDrained?.(written);
     if (failing) logger.warn('system of record reachable again; draining');
     failing = false;

@@ -14,6 +14,7 @@ import { startEventDrainer } from './event-drainer.js';
 import { createOutcomeRecorder } from './outcome-events.js';
 import { EventOutbox } from '@funnel/lead-store/event-outbox';
 import { migrate, openDatabase } from '@funnel/db/database';
+import { purgeExpiredConsents } from '@funnel/db/consent-archive';
 import { createFollowUpWorkers } from './follow-up-workers.js';
 import { OutboundHttp } from './outbound-http.js';
 import { LenderClient } from './lender-client.js';
@@ -143,6 +144,7 @@ const recordOutcome = env.DATABASE_URL ? createOutcomeRecorder({ store, events: 
 const database = env.DATABASE_URL ? openDatabase({ url: env.DATABASE_URL }) : undefined;
 let drainer: { stop(): Promise<void> } | undefined;
 let stoppingDrain = false;
+let retentionTimer: NodeJS.Timeout | undefined;
 if (database) {
   void (async () => {
     for (let attempt = 1; !stoppingDrain; attempt++) {
@@ -157,11 +159,26 @@ if (database) {
       }
     }
     if (stoppingDrain) return;
+    // The consent archive's retention: records past CONSENT_RETENTION_DAYS go, hourly (idempotent on every worker).
+    const purge = () =>
+      purgeExpiredConsents(database)
+        .then((n) => n > 0 && logger.info({ deleted: n }, 'consent records past retention deleted'))
+        .catch((error: Error) =>
+          logger.warn({ err: error.message }, 'consent retention pass failed; next hour'),
+        );
+    void purge();
+    retentionTimer = setInterval(() => void purge(), 3600_000);
+    retentionTimer.unref();
     drainer = startEventDrainer({
       redis: new Redis(env.REDIS_URL, { maxRetriesPerRequest: null }),
       db: database,
       streamKey: eventOutbox.key,
       logger,
+      consents: {
+        sealer: new FieldCipher(env.FIELD_ENCRYPTION_KEYS),
+        retentionDays: env.CONSENT_RETENTION_DAYS,
+        consentKey: (leadId) => store.consentKey(leadId),
+      },
       onDrained: (n) => metrics?.eventsDrained.inc(n),
     });
   })();
@@ -261,6 +278,7 @@ closeOnSignals(
       postbackWorker.close(),
       (async () => {
         stoppingDrain = true;
+        clearInterval(retentionTimer);
         await drainer?.stop();
         await database?.destroy();
       })(),

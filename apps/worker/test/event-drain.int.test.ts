@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { pino } from 'pino';
@@ -5,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { LeadEvent } from '@funnel/contracts/lead-events';
 import { migrate, openDatabase } from '@funnel/db/database';
+import { getArchivedConsent, purgeExpiredConsents } from '@funnel/db/consent-archive';
+import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { EventOutbox, eventId } from '@funnel/lead-store/event-outbox';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
@@ -159,6 +162,80 @@ describe('final outcomes in the system of record', () => {
       await worker.close();
       await pipeline.close();
       await sandbox.process.stop();
+    }
+  }, 30_000);
+});
+
+describe('the consent archive', () => {
+  it('archives a submitted lead’s consent with its contact sealed, drops the Redis copy, and keeps it for the retention period', async () => {
+    const schema = testSchema('consent');
+    const db = openDatabase({ url: testDatabaseUrl(), schema });
+    const pipeline = new Pipeline();
+    const outbox = new EventOutbox(pipeline.redis, { keyPrefix: pipeline.keyPrefix });
+    const sealer = new FieldCipher([{ id: 'c1', key: randomBytes(32) }]);
+    try {
+      await migrate(db, schema);
+      const leadId = 'consent-lead-000000001';
+      await pipeline.store.retainConsent(
+        {
+          leadId,
+          version: '2026-11',
+          textSha256: 'a'.repeat(64),
+          text: 'I agree.',
+          button: 'REQUEST_FUNDS',
+          at: '2026-11-20T15:00:00.000Z',
+          ip: '203.0.113.9',
+          userAgent: 'Mozilla/5.0',
+          pageUrl: 'https://apply.example/ssn',
+          contact: {
+            firstName: 'Maria',
+            lastName: 'Garcia',
+            email: 'maria.garcia@example.com',
+            phone: '5125550143',
+          },
+        },
+        3600_000,
+      );
+      await outbox.append({
+        eventId: eventId(leadId, 'submitted'),
+        leadId,
+        at: '2026-11-20T15:00:00.000Z',
+        type: 'submitted',
+        source: 'funnel',
+      });
+      const drainer = startEventDrainer({
+        redis: new Redis(pipeline.redisUrl, { maxRetriesPerRequest: null }),
+        db,
+        streamKey: outbox.key,
+        logger: pino({ level: 'silent' }),
+        consents: { sealer, retentionDays: 1826, consentKey: (id) => pipeline.store.consentKey(id) },
+      });
+      try {
+        await until(async () => (await pipeline.redis.exists(pipeline.store.consentKey(leadId))) === 0);
+      } finally {
+        await drainer.stop();
+      }
+      const row = await db
+        .selectFrom('consent_archive')
+        .selectAll()
+        .where('lead_id', '=', leadId)
+        .executeTakeFirstOrThrow();
+      expect(JSON.stringify(row)).not.toMatch(/maria|Garcia|5125550143/i);
+      expect(row.retained_until.toISOString()).toBe('2031-11-20T15:00:00.000Z');
+      const archived = await getArchivedConsent(db, leadId, sealer);
+      expect(archived).toMatchObject({
+        leadId,
+        text: 'I agree.',
+        contact: { email: 'maria.garcia@example.com' },
+      });
+
+      expect(await purgeExpiredConsents(db, new Date('2031-11-20T14:59:59Z'))).toBe(0);
+      expect(await purgeExpiredConsents(db, new Date('2031-11-20T15:00:01Z'))).toBe(1);
+      expect(await getArchivedConsent(db, leadId, sealer)).toBeUndefined();
+    } finally {
+      await db.destroy();
+      await dropSchema(schema);
+      await pipeline.close();
     }
   }, 30_000);
 });

@@ -32,6 +32,16 @@ export interface Database {
     step: string;
     completed_at: Date;
   };
+  consent_archive: {
+    lead_id: string;
+    consented_at: Date;
+    /** Deleted by the retention job after this (consent time + CONSENT_RETENTION_DAYS). */
+    retained_until: Date;
+    /** The consent record without its contact: text, version, hash, button, time, IP, user agent, page, … */
+    record: unknown;
+    /** The name, email and phone it covers: JSON sealed with the field-encryption key ring (AES-256-GCM). */
+    contact_sealed: string;
+  };
 }
 
 /**
@@ -85,6 +95,26 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.dropTable('lead_steps').execute();
       await db.schema.dropTable('lead_summary').execute();
       await db.schema.dropTable('lead_events').execute();
+    },
+  },
+  '0002_consent_archive': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('consent_archive')
+        .addColumn('lead_id', 'text', (c) => c.primaryKey())
+        .addColumn('consented_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('retained_until', 'timestamptz', (c) => c.notNull())
+        .addColumn('record', 'jsonb', (c) => c.notNull())
+        .addColumn('contact_sealed', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('consent_archive_retained_until')
+        .on('consent_archive')
+        .column('retained_until')
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('consent_archive').execute();
     },
   },
 };

@@ -96,9 +96,15 @@ async function upsertSummaries(trx: Transaction<Database>, patches: SummaryPatch
  * Writes `events` and what they say about each lead's summary, in one transaction, idempotently: an event id
  * already recorded (a batch read again after a crash) changes nothing. Answers how many events were new.
  */
-export async function recordEvents(db: Kysely<Database>, events: readonly LeadEvent[]): Promise<number> {
+export async function recordEvents(
+  db: Kysely<Database>,
+  events: readonly LeadEvent[],
+  /** More to write in the same transaction (the consent archive). */
+  alsoInTransaction?: (trx: Transaction<Database>) => Promise<void>,
+): Promise<number> {
   if (events.length === 0) return 0;
   return db.transaction().execute(async (trx) => {
+    await alsoInTransaction?.(trx);
     // In key order in every table, so concurrent batches take their row locks in the same order.
     const unique = [...new Map(events.map((e) => [e.eventId, e])).values()].sort((a, b) =>
       a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0,

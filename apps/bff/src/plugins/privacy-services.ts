@@ -16,11 +16,13 @@ declare module 'fastify' {
 export interface PrivacyServicesOptions {
   keyPrefix: string;
   hashSecret: string;
+  /** The consent archive in the system of record, when one is configured: erasure reaches it too. */
+  archive?: { deleteConsents(leadIds: readonly string[]): Promise<number> };
 }
 
 /** Wires the privacy requests and the suppression list they feed onto the app. */
 export default fp<PrivacyServicesOptions>(
-  async (app, { keyPrefix, hashSecret }) => {
+  async (app, { keyPrefix, hashSecret, archive }) => {
     const suppression = new SuppressionList(app.redis, { keyPrefix, hashSecret });
     app.decorate('suppressionList', suppression);
     app.decorate('privacyRequests', new PrivacyRequests({ suppression, leads: app.leadStore }));
@@ -32,6 +34,7 @@ export default fp<PrivacyServicesOptions>(
         borrowers: app.borrowerIndex,
         jobs: app.leadJobs,
         suppression,
+        ...(archive ? { archive } : {}),
       }),
     );
   },

@@ -12,6 +12,8 @@ export interface ContactDeletionDeps {
   borrowers: Pick<BorrowerIndex, 'release'>;
   jobs: Pick<LeadJobs, 'removeAll'>;
   suppression: SuppressionList;
+  /** The consent archive in PostgreSQL (when configured): the person's records there go too. */
+  archive?: { deleteConsents(leadIds: readonly string[]): Promise<number> };
 }
 
 /**
@@ -37,6 +39,8 @@ export class ContactDeletion {
       if (lead?.borrowerKeys) await this.deps.borrowers.release(lead.borrowerKeys, leadId);
     }
     const leadsDeleted = await this.deps.store.deleteLeads(leadIds);
+    // After the Redis copies: a drain archiving one meanwhile finds its copy gone and drops what it archived.
+    await this.deps.archive?.deleteConsents(leadIds);
     await this.deps.contactIndex.forget(contact);
 
     const requestId = await this.deps.suppression.recordDeletion(contact, { leadsDeleted, jobsRemoved });

@@ -5,11 +5,21 @@ import { DeletionRequestSchema, DeletionResultSchema } from '@funnel/contracts/d
 import { ApiErrorSchema } from '@funnel/contracts/errors';
 import { PostbackLogSchema } from '@funnel/contracts/postbacks';
 import { HttpError } from '../http-error.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '@funnel/db/database';
+import { getArchivedConsent, type ContactSealer } from '@funnel/db/consent-archive';
 
 const security = [{ adminToken: [] }];
 
 /** Operator endpoints, behind `Authorization: Bearer <ADMIN_API_TOKEN>`. */
-const adminRoutes: FastifyPluginAsyncZod = async (app) => {
+export interface AdminRoutesOptions {
+  /** The system of record, holding the consent archive; undefined when DATABASE_URL is not set. */
+  db: Kysely<Database> | undefined;
+  /** Opens the archived contact (the field-encryption key ring). */
+  sealer: ContactSealer;
+}
+
+const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, options) => {
   app.addHook('onRequest', app.requireAdmin);
 
   app.get(
@@ -29,7 +39,12 @@ const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const consent = await app.leadStore.getRetainedConsent(request.params.leadId);
+      // Redis keeps it until the drain has archived it; the archive after that.
+      const consent =
+        (await app.leadStore.getRetainedConsent(request.params.leadId)) ??
+        (options.db
+          ? await getArchivedConsent(options.db, request.params.leadId, options.sealer)
+          : undefined);
       if (!consent) throw new HttpError(404, 'NOT_FOUND', 'No consent record is kept for this lead.');
       return consent;
     },
