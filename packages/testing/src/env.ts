@@ -4,11 +4,13 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /**
- * The environment tests run in, read in one place: the Redis to use (when given), where the reference data is
- * (CI and this workspace: `../shared/data` beside the repository), and the PATH child processes need.
+ * The environment tests run in, read in one place: the Redis to use (when given), the PostgreSQL to use
+ * (`TEST_DATABASE_URL`, else the machine's at 127.0.0.1:5432, database `test`), where the reference data is (CI
+ * and this workspace: `../shared/data` beside the repository), and the PATH child processes need.
  */
 export const testEnv = {
   redisUrl: process.env.REDIS_URL || undefined,
+  databaseUrl: process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
   referenceDataDir: process.env.REFERENCE_DATA_DIR || path.resolve(repoRoot, '../shared/data'),
   path: process.env.PATH ?? '',
 } as const;

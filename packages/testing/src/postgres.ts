@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { testEnv } from './env.js';
 
 /**
- * The PostgreSQL tests use: `TEST_DATABASE_URL` when set, else the machine's at 127.0.0.1:5432 (database
- * `test`). Each test works in a schema of its own and drops it afterwards, so runs can share the server.
+ * The PostgreSQL tests use (`testEnv.databaseUrl`). Each test works in a schema of its own and drops it
+ * afterwards, so runs can share the server.
  */
 export function testDatabaseUrl(): string {
-  return process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  return testEnv.databaseUrl;
 }
 
 /** A schema name no other run uses. */
