@@ -10,9 +10,9 @@ import {
   queuePrefix,
 } from '@funnel/contracts/jobs';
 import { DUPLICATE_REASON, isFinalOutcome, type LeadOutcome } from '@funnel/contracts/lead-outcome';
+import { affiliateOf } from '@funnel/contracts/attribution';
 import {
   PostbackEventSchema,
-  affiliateOf,
   fillPostbackUrl,
   postbackValues,
   type AffiliatePostbacks,

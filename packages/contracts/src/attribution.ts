@@ -149,3 +149,11 @@ function present(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed ? trimmed : undefined;
 }
+
+/**
+ * The affiliate a lead is credited to (postbacks, reports, duplicate counts): the partner key's affiliate or the
+ * URL's `affiliate_id`, else `pubs`.
+ */
+export function affiliateOf(tracking: Partial<Tracking>): string | undefined {
+  return tracking.affiliateId || tracking.pubs || undefined;
+}

@@ -51,11 +51,6 @@ export type AffiliatePostback = z.infer<typeof AffiliatePostbackSchema>;
 export const AffiliatePostbacksSchema = z.record(z.string().min(1).max(64), AffiliatePostbackSchema);
 export type AffiliatePostbacks = z.infer<typeof AffiliatePostbacksSchema>;
 
-/** The affiliate a lead is credited to: the partner key's affiliate or the URL's `affiliate_id`, else `pubs`. */
-export function affiliateOf(tracking: Partial<Tracking>): string | undefined {
-  return tracking.affiliateId || tracking.pubs || undefined;
-}
-
 /**
  * The macro values of a lead's postback. The sub ids are the affiliate's own, as they arrived in the landing
  * URL: sub1 `affiliate_sub_id`, sub2 `sub_source`, sub3 `offer_id`, sub4 `ad_id`, sub5 `utm_campaign`.

@@ -47,7 +47,7 @@ import {
   type PartnerLeadMeta,
   type PartnerLeadRequestPayload,
 } from '@funnel/contracts/partner-api';
-import { resolveTracking, type LandingParams } from '@funnel/contracts/attribution';
+import { affiliateOf, resolveTracking, type LandingParams } from '@funnel/contracts/attribution';
 import type { Tracking } from '@funnel/contracts/tracking';
 import type { LeadEvent } from '@funnel/contracts/lead-events';
 import { META, type NewOutcome, type StoredFields } from '@funnel/lead-store/lead-store';
@@ -237,8 +237,7 @@ export class LeadLifecycle {
       ...(visitorId ? { visitorId } : {}),
     });
     if (original) {
-      const affiliate = (tracking.affiliateId ?? tracking.pubs) as string | undefined;
-      this.deps.onDuplicate?.('funnel', affiliate);
+      this.deps.onDuplicate?.('funnel', affiliateOf(tracking as Partial<Tracking>));
       const outcome = await this.finishDuplicate(record.id, original, visitorId, consent, now, {
         [META.tracking]: JSON.stringify(tracking),
       });
@@ -567,7 +566,7 @@ function createdEvent(
   at: Date,
 ): LeadEvent {
   const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
-  const affiliate = text(tracking.affiliateId) ?? text(tracking.pubs);
+  const affiliate = affiliateOf(tracking as Partial<Tracking>);
   const utmSource = text(tracking.utmSource);
   const campaignType = text(tracking.campaignType);
   const loanReason = text(answers.loanReason);
