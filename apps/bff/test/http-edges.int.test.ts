@@ -92,6 +92,11 @@ describe('HTTP edges', () => {
     await t.close();
   });
 
+  const saveName = (cookie: string, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'PUT', url: '/api/v1/lead/steps/lgname', headers: { cookie }, payload });
+  const readLead = (cookie: string) =>
+    t.app.inject({ method: 'GET', url: '/api/v1/lead', headers: { cookie } });
+
   async function newLead(): Promise<string> {
     const created = await t.app.inject({
       method: 'POST',
@@ -157,11 +162,9 @@ describe('HTTP edges', () => {
 
   it('a name with control, ANSI and bidi-override characters is refused and nothing is stored', async () => {
     const cookie = await newLead();
-    const refused = await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/lead/steps/lgname',
-      headers: { cookie },
-      payload: { firstName: '\u0000\u0007\u001b[31mBob\u202Eevil', lastName: 'Smith' },
+    const refused = await saveName(cookie, {
+      firstName: '\u0000\u0007\u001b[31mBob\u202Eevil',
+      lastName: 'Smith',
     });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toEqual({
@@ -171,21 +174,18 @@ describe('HTTP edges', () => {
         fields: { firstName: 'Please remove unsupported characters.' },
       },
     });
-    const lead = await t.app.inject({ method: 'GET', url: '/api/v1/lead', headers: { cookie } });
-    expect(lead.json().answers.firstName).toBeUndefined();
+    expect((await readLead(cookie)).json().answers.firstName).toBeUndefined();
   });
 
   it('free text is stored in NFC: a decomposed accent reads back composed', async () => {
     const cookie = await newLead();
-    const saved = await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/lead/steps/lgname',
-      headers: { cookie },
-      payload: { firstName: 'Jose\u0301', lastName: 'Nun\u0303ez' },
+    expect((await saveName(cookie, { firstName: 'Jose\u0301', lastName: 'Nun\u0303ez' })).statusCode).toBe(
+      200,
+    );
+    expect((await readLead(cookie)).json().answers).toMatchObject({
+      firstName: 'Jos\u00e9',
+      lastName: 'Nu\u00f1ez',
     });
-    expect(saved.statusCode).toBe(200);
-    const lead = await t.app.inject({ method: 'GET', url: '/api/v1/lead', headers: { cookie } });
-    expect(lead.json().answers).toMatchObject({ firstName: 'Jos\u00e9', lastName: 'Nu\u00f1ez' });
   });
 
   it('HEAD on the event stream with a valid session answers at once, headers only', async () => {

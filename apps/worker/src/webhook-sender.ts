@@ -103,20 +103,26 @@ export class WebhookSender {
    * timeouts, and with {@link WebhookAddressRefusedError} for an address that may never be called.
    */
   async post(url: string, body: string, headers: Record<string, string>): Promise<number> {
-    const response = await request(this.checked(url), {
-      method: 'POST',
-      dispatcher: this.agent,
-      headers: { 'content-type': 'application/json', ...headers },
-      body,
-    });
-    // The answer's body means nothing to us; reading it frees the connection for the next delivery.
-    await response.body.dump();
-    return response.statusCode;
+    return this.send('POST', url, { 'content-type': 'application/json', ...headers }, body);
   }
 
   /** GETs `url` (an affiliate postback), on the same terms as {@link post}. */
   async get(url: string, headers: Record<string, string>): Promise<number> {
-    const response = await request(this.checked(url), { method: 'GET', dispatcher: this.agent, headers });
+    return this.send('GET', url, headers);
+  }
+
+  private async send(
+    method: 'GET' | 'POST',
+    url: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<number> {
+    const response = await request(this.checked(url), {
+      method,
+      dispatcher: this.agent,
+      headers,
+      ...(body === undefined ? {} : { body }),
+    });
     // The answer's body means nothing to us; reading it frees the connection for the next delivery.
     await response.body.dump();
     return response.statusCode;

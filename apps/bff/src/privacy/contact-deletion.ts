@@ -18,9 +18,10 @@ export interface ContactDeletionDeps {
 
 /**
  * Erases a person on an operator's verified request (docs/adr/0007-consent-retention-and-erasure.md): every
- * lead that held their email or phone, with its retained consent record, its queued jobs and its contact-index
- * entries and duplicate-index hashes. What stays: the privacy requests they made (unsubscribe, do-not-sell), which we must keep and keep
- * honouring, the suppression hashes, and an entry recording this erasure with the contact as keyed hashes only.
+ * lead that held their email or phone, with its retained consent record (in Redis and in the archive), its queued
+ * jobs, its contact-index entries and its duplicate-index hashes. What stays: the privacy requests they made
+ * (unsubscribe, do-not-sell), which we must keep and keep honouring, the suppression hashes, and an entry
+ * recording this erasure with the contact as keyed hashes only.
  */
 export class ContactDeletion {
   constructor(private readonly deps: ContactDeletionDeps) {}

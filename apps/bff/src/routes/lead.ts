@@ -20,13 +20,15 @@ declare module 'fastify' {
   }
 }
 
+/** The sample lead in client names, the source of every step operation's example. */
+const SAMPLE_ANSWERS = toClientFields(SAMPLE_LEAD) as Record<string, unknown>;
+
 /** The sample lead's answer to `name`, as a client sends it: the example of the step's operation. */
 function stepExample(name: StepName): Record<string, unknown> {
-  const sample = toClientFields(SAMPLE_LEAD) as Record<string, unknown>;
   return Object.fromEntries(
     Object.keys(getStep(name).schema.shape)
-      .filter((field) => sample[field] !== undefined)
-      .map((field) => [field, sample[field]]),
+      .filter((field) => SAMPLE_ANSWERS[field] !== undefined)
+      .map((field) => [field, SAMPLE_ANSWERS[field]]),
   );
 }
 

@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
@@ -6,6 +7,7 @@ import {
   ReportQuerySchema,
   SalesReportSchema,
   type FunnelReport,
+  type ReportQuery,
   type SalesReport,
 } from '@funnel/contracts/reports';
 import type { Database } from '@funnel/db/database';
@@ -63,6 +65,15 @@ function salesCsv(report: SalesReport): string {
   );
 }
 
+/** Answers a report as a CSV download named after it and its range, past the route's JSON schema. */
+function sendCsv(reply: FastifyReply, name: string, query: ReportQuery, text: string): FastifyReply {
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${name}-${query.from}-${query.to}.csv"`)
+    .serializer((payload: unknown) => String(payload))
+    .send(text);
+}
+
 /** Operator reports over the system of record: the funnel, and sales by affiliate and day; JSON or CSV. */
 const reportRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, options) => {
   app.addHook('onRequest', app.requireAdmin);
@@ -104,17 +115,9 @@ const reportRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, opt
     },
     async (request, reply) => {
       const report = await run(() => funnelReport(database(), request.query, options.timeZone));
-      if (request.query.format === 'csv') {
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header(
-            'content-disposition',
-            `attachment; filename="funnel-${request.query.from}-${request.query.to}.csv"`,
-          )
-          .serializer((payload: unknown) => String(payload))
-          .send(funnelCsv(report) as never); // text, past the JSON schema (its own serializer above)
-      }
-      return report;
+      return request.query.format === 'csv'
+        ? sendCsv(reply, 'funnel', request.query, funnelCsv(report))
+        : report;
     },
   );
 
@@ -134,17 +137,9 @@ const reportRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, opt
     },
     async (request, reply) => {
       const report = await run(() => salesReport(database(), request.query, options.timeZone));
-      if (request.query.format === 'csv') {
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header(
-            'content-disposition',
-            `attachment; filename="sales-${request.query.from}-${request.query.to}.csv"`,
-          )
-          .serializer((payload: unknown) => String(payload))
-          .send(salesCsv(report) as never); // text, past the JSON schema (its own serializer above)
-      }
-      return report;
+      return request.query.format === 'csv'
+        ? sendCsv(reply, 'sales', request.query, salesCsv(report))
+        : report;
     },
   );
 };
