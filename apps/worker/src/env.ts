@@ -106,16 +106,18 @@ export const EnvSchema = z
   .transform((env, ctx) => {
     let postbacks = env.AFFILIATE_POSTBACKS ?? {};
     if (env.AFFILIATE_POSTBACKS_FILE) {
-      const parsed = jsonText
-        .pipe(AffiliatePostbacksSchema)
-        .safeParse(readOptional(env.AFFILIATE_POSTBACKS_FILE));
-      if (!parsed.success) {
+      const text = readOptional(env.AFFILIATE_POSTBACKS_FILE);
+      const parsed = text === undefined ? undefined : jsonText.pipe(AffiliatePostbacksSchema).safeParse(text);
+      if (parsed?.success) postbacks = { ...postbacks, ...parsed.data };
+      else {
         ctx.addIssue({
           code: 'custom',
           path: ['AFFILIATE_POSTBACKS_FILE'],
-          message: parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; '),
+          message: parsed
+            ? parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')
+            : 'cannot be read',
         });
-      } else postbacks = { ...postbacks, ...parsed.data };
+      }
     }
     return { ...env, AFFILIATE_POSTBACKS: postbacks };
   })
@@ -156,11 +158,12 @@ export const EnvSchema = z
 
 export type Env = z.infer<typeof EnvSchema>;
 
-function readOptional(path: string): string {
+/** The file's text, or undefined when it cannot be read. */
+function readOptional(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch {
-    return '';
+    return undefined;
   }
 }
 

@@ -10,11 +10,9 @@ import { SuppressionList } from '@funnel/lead-store/suppression-list';
 import { loadEnv } from './env.js';
 import { createAffiliatePostbackNotifier, createAffiliatePostbackWorker } from './affiliate-postbacks.js';
 import { createFinalOutcomeFollowUps } from './final-outcome-follow-ups.js';
-import { startEventDrainer } from './event-drainer.js';
 import { createOutcomeRecorder } from './outcome-events.js';
+import { startSystemOfRecord } from './system-of-record.js';
 import { EventOutbox } from '@funnel/lead-store/event-outbox';
-import { migrate, openDatabase } from '@funnel/db/database';
-import { purgeExpiredConsents } from '@funnel/db/consent-archive';
 import { createFollowUpWorkers } from './follow-up-workers.js';
 import { OutboundHttp } from './outbound-http.js';
 import { LenderClient } from './lender-client.js';
@@ -141,48 +139,20 @@ const scheduleFinalOutcomeFollowUps = createFinalOutcomeFollowUps({
 // then the drain of lead events; final outcomes are recorded as events like everything else.
 const eventOutbox = new EventOutbox(connection, { keyPrefix: env.REDIS_KEY_PREFIX });
 const recordOutcome = env.DATABASE_URL ? createOutcomeRecorder({ store, events: eventOutbox }) : undefined;
-const database = env.DATABASE_URL ? openDatabase({ url: env.DATABASE_URL }) : undefined;
-let drainer: { stop(): Promise<void> } | undefined;
-let stoppingDrain = false;
-let retentionTimer: NodeJS.Timeout | undefined;
-if (database) {
-  void (async () => {
-    for (let attempt = 1; !stoppingDrain; attempt++) {
-      try {
-        const applied = await migrate(database);
-        logger.info({ applied }, 'system of record ready');
-        break;
-      } catch (error) {
-        if (attempt === 1)
-          logger.warn({ err: (error as Error).message }, 'system of record not reachable yet; retrying');
-        await new Promise((resolve) => setTimeout(resolve, 2000));
-      }
-    }
-    if (stoppingDrain) return;
-    // The consent archive's retention: records past CONSENT_RETENTION_DAYS go, hourly (idempotent on every worker).
-    const purge = () =>
-      purgeExpiredConsents(database)
-        .then((n) => n > 0 && logger.info({ deleted: n }, 'consent records past retention deleted'))
-        .catch((error: Error) =>
-          logger.warn({ err: error.message }, 'consent retention pass failed; next hour'),
-        );
-    void purge();
-    retentionTimer = setInterval(() => void purge(), 3600_000);
-    retentionTimer.unref();
-    drainer = startEventDrainer({
-      redis: new Redis(env.REDIS_URL, { maxRetriesPerRequest: null }),
-      db: database,
+const systemOfRecord = env.DATABASE_URL
+  ? startSystemOfRecord({
+      databaseUrl: env.DATABASE_URL,
+      redisUrl: env.REDIS_URL,
       streamKey: eventOutbox.key,
-      logger,
       consents: {
         sealer: new FieldCipher(env.FIELD_ENCRYPTION_KEYS),
         retentionDays: env.CONSENT_RETENTION_DAYS,
         consentKey: (leadId) => store.consentKey(leadId),
       },
+      logger,
       onDrained: (n) => metrics?.eventsDrained.inc(n),
-    });
-  })();
-}
+    })
+  : undefined;
 
 const onFinalOutcome = async (leadId: string) => {
   await notifyPartner(leadId);
@@ -247,7 +217,7 @@ const followUpQueues = [
 ].map((job) => new Queue(job.queue, { connection, prefix: queuePrefix(env.REDIS_KEY_PREFIX) }));
 metrics = new WorkerMetrics(
   [submissionQueue, webhookQueue, postbackQueue, reconciler.queue, ...followUpQueues],
-  database ? () => connection.xlen(eventOutbox.key) : undefined,
+  systemOfRecord ? () => connection.xlen(eventOutbox.key) : undefined,
 );
 metrics.redisUp.set(redisWatch.up || connection.status === 'ready' ? 1 : 0);
 // A taken port costs the operator's view, not the leads: the worker runs on and says so.
@@ -276,12 +246,7 @@ closeOnSignals(
       reconciler.worker.close(),
       webhookWorker.close(),
       postbackWorker.close(),
-      (async () => {
-        stoppingDrain = true;
-        clearInterval(retentionTimer);
-        await drainer?.stop();
-        await database?.destroy();
-      })(),
+      systemOfRecord?.stop(),
       ...followUpWorkers.map((w) => w.close()),
     ]);
     await Promise.all([

@@ -1,0 +1,74 @@
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { purgeExpiredConsents, type ContactSealer } from '@funnel/db/consent-archive';
+import { migrate, openDatabase } from '@funnel/db/database';
+import { startEventDrainer } from './event-drainer.js';
+
+const MIGRATE_RETRY_MS = 2000;
+const RETENTION_EVERY_MS = 3600_000;
+
+export interface SystemOfRecordOptions {
+  databaseUrl: string;
+  redisUrl: string;
+  /** The lead-event stream (`EventOutbox.key`). */
+  streamKey: string;
+  consents: { sealer: ContactSealer; retentionDays: number; consentKey: (leadId: string) => string };
+  logger: Logger;
+  onDrained?: (written: number) => void;
+}
+
+/**
+ * The worker's side of the system of record (ADR 0009): applies the migrations (retried until PostgreSQL answers,
+ * without holding up the leads), then drains lead events and runs the consent archive's hourly retention pass.
+ */
+export function startSystemOfRecord(options: SystemOfRecordOptions): { stop(): Promise<void> } {
+  const { logger } = options;
+  const database = openDatabase({ url: options.databaseUrl });
+  let stopping = false;
+  let drainer: { stop(): Promise<void> } | undefined;
+  let retention: NodeJS.Timeout | undefined;
+
+  const purge = () =>
+    purgeExpiredConsents(database)
+      .then((n) => n > 0 && logger.info({ deleted: n }, 'consent records past retention deleted'))
+      .catch((error: Error) =>
+        logger.warn({ err: error.message }, 'consent retention pass failed; next hour'),
+      );
+
+  const starting = (async () => {
+    for (let attempt = 1; !stopping; attempt++) {
+      try {
+        logger.info({ applied: await migrate(database) }, 'system of record ready');
+        break;
+      } catch (error) {
+        if (attempt === 1) {
+          logger.warn({ err: (error as Error).message }, 'system of record not reachable yet; retrying');
+        }
+        await new Promise((resolve) => setTimeout(resolve, MIGRATE_RETRY_MS));
+      }
+    }
+    if (stopping) return;
+    // Idempotent on every worker: each deletes what is past its time.
+    void purge();
+    retention = setInterval(() => void purge(), RETENTION_EVERY_MS);
+    retention.unref();
+    drainer = startEventDrainer({
+      redis: new Redis(options.redisUrl, { maxRetriesPerRequest: null }),
+      db: database,
+      streamKey: options.streamKey,
+      logger,
+      consents: options.consents,
+      ...(options.onDrained ? { onDrained: options.onDrained } : {}),
+    });
+  })();
+
+  return {
+    async stop() {
+      stopping = true;
+      await starting;
+      clearInterval(retention);
+      await drainer?.stop();
+      await database.destroy();
+    },
+  };
+}
