@@ -24,6 +24,7 @@ import security from './plugins/security.js';
 import webApp from './plugins/web-app.js';
 import type { ReferenceData } from './reference-data/reference-data.js';
 import adminRoutes from './routes/admin.js';
+import operatorSessionRoutes from './routes/operator-session.js';
 import reportRoutes from './routes/reports.js';
 import { openDatabase } from '@funnel/db/database';
 import { deleteConsents } from '@funnel/db/consent-archive';
@@ -114,7 +115,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : {}),
   });
   await app.register(globalPrivacyControl);
-  await app.register(adminAuth, { token: env.ADMIN_API_TOKEN });
+  await app.register(adminAuth, {
+    token: env.ADMIN_API_TOKEN,
+    cookieSecrets: env.COOKIE_SECRETS,
+    secure: env.COOKIE_SECURE,
+    now,
+  });
   await app.register(partnerAuth, { keys: env.PARTNER_API_KEYS });
 
   await app.register(healthRoutes);
@@ -137,6 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         partnerListVersion: partnerListVersion(env.PARTNER_LIST_VERSION, env.PARTNER_NAMES),
       });
       await api.register(adminRoutes, { db, sealer });
+      await api.register(operatorSessionRoutes);
       await api.register(reportRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
       await api.register(partnerRoutes, {
         keyPrefix: env.REDIS_KEY_PREFIX,

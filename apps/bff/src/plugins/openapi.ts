@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { FIELD_DESCRIPTIONS } from '@funnel/contracts/field-docs';
 import { SESSION_COOKIE } from './lead-session.js';
+import { OPERATOR_COOKIE } from '../admin/operator-cookie.js';
 
 /**
  * Gives every schema property named after a lead field the field's description (`field-docs.ts`), wherever it
@@ -103,6 +104,14 @@ export default fp(
               type: 'http',
               scheme: 'bearer',
               description: 'The operator token ADMIN_API_TOKEN; the BFF keeps only its SHA-256.',
+            },
+            operatorSession: {
+              type: 'apiKey',
+              in: 'cookie',
+              name: OPERATOR_COOKIE,
+              description:
+                "The operator page's signed cookie, set by POST /api/v1/admin/session (HttpOnly, SameSite=Strict, " +
+                '8 hours); the reports accept it instead of the operator token.',
             },
           },
         },

@@ -14,7 +14,7 @@ import type { Database } from '@funnel/db/database';
 import { funnelReport, salesReport } from '@funnel/db/reports';
 import { HttpError } from '../http-error.js';
 
-const security = [{ adminToken: [] }];
+const security: Array<Record<string, string[]>> = [{ adminToken: [] }, { operatorSession: [] }];
 
 export interface ReportRoutesOptions {
   /** The system of record; undefined when DATABASE_URL is not set. */
@@ -76,7 +76,7 @@ function sendCsv(reply: FastifyReply, name: string, query: ReportQuery, text: st
 
 /** Operator reports over the system of record: the funnel, and sales by affiliate and day; JSON or CSV. */
 const reportRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, options) => {
-  app.addHook('onRequest', app.requireAdmin);
+  app.addHook('onRequest', app.requireOperator);
 
   const database = (): Kysely<Database> => {
     if (!options.db) {
