@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, replace, type RouteObject } from 'react-router';
 import type { StepName } from '@funnel/contracts/steps';
 import type { FunnelRouteHandle } from '@/features/funnel/utils/funnel-route-handle';
+import { PageLoader } from '@/components/ui/page-loader';
 import { applyAliasLoader } from './apply-aliases';
 import { NotFoundScreen } from './not-found-screen';
 import { RootFallback, RootLayout } from './root-layout';
@@ -117,6 +118,13 @@ const routes: RouteObject[] = [
       },
       { path: '*', Component: NotFoundScreen },
     ],
+  },
+  // The operators' reports: outside the borrower's site frame, and a lazy chunk no borrower route imports.
+  {
+    path: '/operator',
+    ErrorBoundary: RouteErrorScreen,
+    HydrateFallback: PageLoader,
+    lazy: screen(() => import('@/features/operator/components/operator-page')),
   },
 ];
 

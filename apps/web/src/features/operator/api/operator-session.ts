@@ -1,0 +1,60 @@
+import * as z from 'zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { OperatorSessionSchema, type OperatorSession } from '@funnel/contracts/reports';
+import { apiRequest } from '@/lib/api-client';
+import { ApiRequestError, NETWORK_FAILED } from '@/lib/api-request-error';
+
+export const operatorSessionKey = ['operator', 'session'] as const;
+
+/** GET /api/v1/admin/session — whether this browser holds a valid operator cookie (HttpOnly: only the BFF knows). */
+export function getOperatorSession(signal?: AbortSignal): Promise<OperatorSession> {
+  return apiRequest('/admin/session', OperatorSessionSchema, { signal });
+}
+
+/** POST /api/v1/admin/session — exchanges the operator token for the operator cookie; 401 for a wrong token. */
+export async function signIn(token: string): Promise<void> {
+  await apiRequest('/admin/session', z.undefined(), { method: 'POST', body: { token } });
+}
+
+/** DELETE /api/v1/admin/session — clears the operator cookie. */
+export async function signOut(): Promise<void> {
+  const response = await fetch('/api/v1/admin/session', {
+    method: 'DELETE',
+    credentials: 'same-origin',
+  }).catch(() => {
+    throw new ApiRequestError(0, NETWORK_FAILED, 'The server could not be reached.');
+  });
+  if (!response.ok)
+    throw new ApiRequestError(response.status, 'INTERNAL', `Unexpected ${response.status} answer.`);
+}
+
+export function useOperatorSession() {
+  return useQuery({
+    queryKey: operatorSessionKey,
+    queryFn: ({ signal }) => getOperatorSession(signal),
+    staleTime: Infinity,
+  });
+}
+
+/** Signing in or out changes what every operator query may read: they are dropped, and the session re-read. */
+export function useSignIn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: signIn,
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: ['operator', 'report'] });
+      queryClient.setQueryData<OperatorSession>(operatorSessionKey, { signedIn: true });
+    },
+  });
+}
+
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: signOut,
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: ['operator', 'report'] });
+      queryClient.setQueryData<OperatorSession>(operatorSessionKey, { signedIn: false });
+    },
+  });
+}

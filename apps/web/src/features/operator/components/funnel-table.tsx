@@ -1,0 +1,55 @@
+import type { FunnelReport } from '@funnel/contracts/reports';
+import { formatCount, formatRate } from '../utils/number-format';
+import styles from './operator.module.css';
+
+/** Each position of the funnel in wizard order: how many leads reached it, saved it, and stopped there. */
+export function FunnelTable({ steps }: { steps: FunnelReport['steps'] }) {
+  return (
+    <div className={styles.tableScroll} role="region" aria-labelledby="funnel-table-caption" tabIndex={0}>
+      <table className={styles.table}>
+        <caption id="funnel-table-caption">Funnel by step</caption>
+        <thead>
+          <tr>
+            <th scope="col">Step</th>
+            <th scope="col">Reached</th>
+            <th scope="col">Completed</th>
+            <th scope="col">Drop-off</th>
+            <th scope="col">Drop-off rate</th>
+          </tr>
+        </thead>
+        <tbody>
+          {steps.map((row) => (
+            <tr key={row.step}>
+              <th scope="row">{row.step}</th>
+              <td>{formatCount(row.reached)}</td>
+              <td>{formatCount(row.completed)}</td>
+              <td>{formatCount(row.dropOff)}</td>
+              <td>{formatRate(row.dropOffRate)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** How the range's leads ended up. */
+export function FunnelOutcomes({ outcomes }: { outcomes: FunnelReport['outcomes'] }) {
+  const items = [
+    ['Created', outcomes.created],
+    ['Submitted', outcomes.submitted],
+    ['Sold', outcomes.sold],
+    ['Rejected', outcomes.rejected],
+    ['No lender', outcomes.noLender],
+  ] as const;
+  return (
+    <dl className={styles.outcomes} aria-label="Outcomes">
+      {items.map(([label, value]) => (
+        <div key={label} className={styles.outcome}>
+          <dt>{label}</dt>
+          <dd>{formatCount(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

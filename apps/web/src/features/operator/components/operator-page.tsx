@@ -1,0 +1,51 @@
+import { BRAND_NAME } from '@/config/brand';
+import { Button } from '@/components/ui/button';
+import { PageLoader } from '@/components/ui/page-loader';
+import { useOperatorSession, useSignOut } from '../api/operator-session';
+import { ReportsDashboard } from './reports-dashboard';
+import { SignInForm } from './sign-in-form';
+import styles from './operator.module.css';
+
+/**
+ * `/operator`: the funnel and sales reports for the business's operators. A lazy route of its own, outside the
+ * borrower's site frame, so none of it (nor the chart library) is in the borrower's bundle (ADR 0010).
+ */
+export default function OperatorPage() {
+  const session = useOperatorSession();
+  const signOut = useSignOut();
+  const signedIn = session.data?.signedIn === true;
+
+  return (
+    <div className={styles.page}>
+      <header className={styles.bar}>
+        <div className={`container ${styles.barInner}`}>
+          <p className={styles.brand}>{BRAND_NAME} · Operators</p>
+          {signedIn && (
+            <Button
+              variant="secondary"
+              className={styles.signOut}
+              busy={signOut.isPending}
+              busyLabel="Signing out…"
+              onClick={() => signOut.mutate()}
+            >
+              Sign out
+            </Button>
+          )}
+        </div>
+      </header>
+      <main className={`container ${styles.main}`}>
+        {session.isPending ? (
+          <PageLoader />
+        ) : session.error ? (
+          <p className={styles.failed} role="alert">
+            The server could not be reached. Please reload the page.
+          </p>
+        ) : signedIn ? (
+          <ReportsDashboard />
+        ) : (
+          <SignInForm />
+        )}
+      </main>
+    </div>
+  );
+}
