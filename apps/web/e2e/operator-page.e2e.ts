@@ -1,0 +1,398 @@
+// The operator page (issue 10): sign-in exchanges the operator token for the operator cookie, and the funnel and
+// sales reports over a fixture of known lead events, written to a PostgreSQL schema of this suite's own through
+// the drain's recording code, show the counts worked out by hand below, filtered by dates, affiliate and source,
+// as a chart, as tables and as CSV downloads.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, test } from 'node:test';
+import type { Kysely } from 'kysely';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { LeadEvent } from '@funnel/contracts/lead-events';
+import { STEP_NAMES } from '@funnel/contracts/steps';
+import { migrate, openDatabase, type Database } from '@funnel/db/database';
+import { recordEvents } from '@funnel/db/record-events';
+import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
+import { startHarness, type Harness } from './harness';
+import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
+
+const TOKEN = 'e2e-operator-token-'.padEnd(48, 'q');
+const ALL = STEP_NAMES.length;
+const POLL_MS = 10_000;
+
+interface FixtureLead {
+  id: string;
+  /** Created at noon New York time (the business time zone) on this day. */
+  day: string;
+  affiliate?: string;
+  source: 'funnel' | 'partner';
+  /** How many wizard steps it saved, in order. */
+  steps: number;
+  outcome?: { is: 'sold' | 'rejected' | 'no_lender'; afterSeconds: number };
+}
+
+/**
+ * The fixture. Partner leads arrive complete through the API: created and submitted, no wizard steps.
+ * - 2026-10-04, aff-north: E1 complete, sold (outside the first range).
+ * - 2026-10-05, aff-north: A1 stops after 1 step, A2 after 3; A3 sold after 30 s; A4 rejected after 90 s.
+ * - 2026-10-05, aff-south (partner): B1 sold after 12 s.
+ * - 2026-10-06, no affiliate: C1 complete, no lender after 310 s; C2 stops at the landing form.
+ * - 2026-10-07, aff-north: D1 sold after 50 s.
+ */
+const FIXTURE: FixtureLead[] = [
+  { id: 'E1', day: '2026-10-04', affiliate: 'aff-north', source: 'funnel', steps: ALL, outcome: sold(20) },
+  { id: 'A1', day: '2026-10-05', affiliate: 'aff-north', source: 'funnel', steps: 1 },
+  { id: 'A2', day: '2026-10-05', affiliate: 'aff-north', source: 'funnel', steps: 3 },
+  { id: 'A3', day: '2026-10-05', affiliate: 'aff-north', source: 'funnel', steps: ALL, outcome: sold(30) },
+  {
+    id: 'A4',
+    day: '2026-10-05',
+    affiliate: 'aff-north',
+    source: 'funnel',
+    steps: ALL,
+    outcome: { is: 'rejected', afterSeconds: 90 },
+  },
+  { id: 'B1', day: '2026-10-05', affiliate: 'aff-south', source: 'partner', steps: 0, outcome: sold(12) },
+  {
+    id: 'C1',
+    day: '2026-10-06',
+    source: 'funnel',
+    steps: ALL,
+    outcome: { is: 'no_lender', afterSeconds: 310 },
+  },
+  { id: 'C2', day: '2026-10-06', source: 'funnel', steps: 0 },
+  { id: 'D1', day: '2026-10-07', affiliate: 'aff-north', source: 'funnel', steps: ALL, outcome: sold(50) },
+];
+
+function sold(afterSeconds: number): FixtureLead['outcome'] {
+  return { is: 'sold', afterSeconds };
+}
+
+/** The events the BFF and the worker emit for such a lead. */
+function eventsOf(lead: FixtureLead): LeadEvent[] {
+  const leadId = `lead-operator-e2e-${lead.id}`;
+  const start = Date.parse(`${lead.day}T16:00:00Z`);
+  const at = (seconds: number) => new Date(start + seconds * 1000).toISOString();
+  const events: LeadEvent[] = [
+    {
+      eventId: `${leadId}.created`,
+      leadId,
+      at: at(0),
+      type: 'created',
+      source: lead.source,
+      ...(lead.affiliate ? { affiliate: lead.affiliate } : {}),
+      utmSource: 'newsletter',
+      amount: 800,
+    },
+    ...STEP_NAMES.slice(0, lead.steps).map((step, i): LeadEvent => ({
+      eventId: `${leadId}.${step}`,
+      leadId,
+      at: at(60 * (i + 1)),
+      type: 'step_completed',
+      step,
+    })),
+  ];
+  if (lead.outcome) {
+    const submittedAt = 60 * (lead.steps + 1);
+    events.push(
+      { eventId: `${leadId}.submitted`, leadId, at: at(submittedAt), type: 'submitted', source: lead.source },
+      {
+        eventId: `${leadId}.outcome`,
+        leadId,
+        at: at(submittedAt + lead.outcome.afterSeconds),
+        type: 'outcome',
+        outcome: lead.outcome.is,
+        secondsToDecision: lead.outcome.afterSeconds,
+      },
+    );
+  }
+  return events;
+}
+
+const schema = testSchema('operator_e2e');
+let db: Kysely<Database>;
+let harness: Harness;
+
+before(async () => {
+  db = openDatabase({ url: testDatabaseUrl(), schema });
+  await migrate(db, schema);
+  const events = FIXTURE.flatMap(eventsOf);
+  assert.equal(await recordEvents(db, events), events.length);
+  const url = `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  harness = await startHarness({
+    label: 'operator',
+    bffEnv: { DATABASE_URL: url, ADMIN_API_TOKEN: TOKEN },
+  });
+});
+
+after(async () => {
+  await harness?.close();
+  await db?.destroy();
+  await dropSchema(schema);
+});
+
+/** A table's body rows, each as its cells' text (the row header first). */
+async function tableRows(page: Page, caption: string): Promise<string[][]> {
+  return page
+    .getByRole('table', { name: caption })
+    .locator('tbody tr')
+    .evaluateAll((rows) =>
+      rows.map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent!.trim())),
+    );
+}
+
+async function outcomes(page: Page): Promise<Record<string, string>> {
+  return page
+    .locator('dl[aria-label="Outcomes"] > div')
+    .evaluateAll((items) =>
+      Object.fromEntries(
+        items.map((item) => [item.querySelector('dt')!.textContent!, item.querySelector('dd')!.textContent!]),
+      ),
+    );
+}
+
+/** Waits until `read()` answers `expected` (the report is refetched after a filter change). */
+async function eventually<T>(read: () => Promise<T>, expected: T, what: string): Promise<void> {
+  const deadline = Date.now() + POLL_MS;
+  let actual = await read();
+  while (!isDeepEqual(actual, expected) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    actual = await read();
+  }
+  assert.deepEqual(actual, expected, what);
+}
+
+function isDeepEqual(a: unknown, b: unknown): boolean {
+  try {
+    assert.deepEqual(a, b);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Sets the filters through the form, with the pointer, and applies them. */
+async function filter(
+  page: Page,
+  filters: { from: string; to: string; affiliate?: string; source?: 'funnel' | 'partner' | '' },
+): Promise<void> {
+  await page.getByLabel('From', { exact: true }).fill(filters.from);
+  await page.getByLabel('To', { exact: true }).fill(filters.to);
+  await page.getByLabel('Affiliate', { exact: true }).fill(filters.affiliate ?? '');
+  await page.getByLabel('Source', { exact: true }).selectOption(filters.source ?? '');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+}
+
+async function download(page: Page, link: string): Promise<{ name: string; text: string }> {
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: link }).click(),
+  ]);
+  return { name: file.suggestedFilename(), text: await readFile((await file.path())!, 'utf8') };
+}
+
+async function operatorCookie(context: BrowserContext) {
+  return (await context.cookies(`${harness.baseUrl}/api/v1/admin/reports/funnel`)).find(
+    (cookie) => cookie.name === 'funnel_operator',
+  );
+}
+
+test('a borrower page never downloads the operator page or the chart library', async () => {
+  const context = await harness.newContext(375);
+  const page = await context.newPage();
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
+  await page.goto('/start');
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await page.waitForLoadState('networkidle');
+  assert.ok(scripts.length > 0, 'the borrower page loaded its scripts');
+  assert.deepEqual(
+    scripts.filter((url) => /\/assets\/operator-/.test(url)),
+    [],
+  );
+  await context.close();
+});
+
+test('an operator signs in, filters, and reads numbers that match the fixture', async () => {
+  const context = await harness.newContext(1280);
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
+  await page.goto('/operator?from=2026-10-05&to=2026-10-06');
+
+  // Sign-in: a wrong token, by pointer, is refused with a message tied to the field, and sets no cookie.
+  await page.getByRole('heading', { name: 'Operator sign-in' }).waitFor();
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await assertAccessible(page, `operator sign-in at ${width} px`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await screenshotBothWidths(page, 'operator-sign-in');
+  const token = page.getByLabel('Operator token');
+  assert.equal(await token.getAttribute('type'), 'password');
+  await token.click();
+  await token.fill('not-the-operator-token-at-all');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const error = page.locator('#operator-token-error');
+  await error.waitFor();
+  assert.equal((await error.innerText()).trim(), 'That operator token is not valid.');
+  assert.equal(await error.getAttribute('role'), 'alert');
+  assert.equal(await token.getAttribute('aria-invalid'), 'true');
+  assert.equal(await operatorCookie(context), undefined);
+  await assertAccessible(page, 'operator sign-in with an error');
+
+  // The right token, by keyboard only: Tab from the heading reaches the field, Enter submits.
+  await page.getByRole('heading', { name: 'Operator sign-in' }).focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'operator-token');
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(TOKEN);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Funnel and sales reports' }).waitFor();
+  const cookie = await operatorCookie(context);
+  assert.ok(cookie, 'the operator cookie is set');
+  assert.equal(cookie.httpOnly, true);
+  assert.equal(cookie.sameSite, 'Strict');
+  assert.equal(cookie.path, '/api/v1/admin');
+  assert.equal(await page.evaluate(() => document.cookie.includes('funnel_operator')), false);
+  const storage = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
+  assert.ok(!storage.includes(TOKEN), 'the token is in no browser storage');
+
+  // 2026-10-05 to 2026-10-06, every affiliate and source: A1–A4, B1, C1, C2.
+  await eventually(
+    () => outcomes(page),
+    { Created: '7', Submitted: '4', Sold: '2', Rejected: '1', 'No lender': '1' },
+    'outcomes, 5–6 Oct',
+  );
+  const funnel = await tableRows(page, 'Funnel by step');
+  assert.deepEqual(
+    funnel.map((row) => row[0]),
+    ['landing', ...STEP_NAMES],
+    'wizard order',
+  );
+  assert.deepEqual(funnel.slice(0, 5), [
+    ['landing', '7', '7', '0', '0%'],
+    ['lgname', '7', '5', '2', '28.6%'],
+    ['email', '5', '4', '1', '20%'],
+    ['cellphone', '4', '4', '0', '0%'],
+    ['besttimecontact', '4', '3', '1', '25%'],
+  ]);
+  assert.deepEqual(funnel.at(-1), ['ssn', '3', '3', '0', '0%']);
+  assert.deepEqual(await tableRows(page, 'Sales by affiliate and day'), [
+    ['2026-10-05', 'aff-north', '2', '1', '50%', '60 s', '84 s'],
+    ['2026-10-05', 'aff-south', '1', '1', '100%', '12 s', '12 s'],
+    ['2026-10-06', '(direct)', '1', '0', '0%', '310 s', '310 s'],
+  ]);
+
+  // The chart library came with the page, and drew.
+  const chart = page.locator('[data-chart="funnel"] canvas');
+  await chart.waitFor();
+  const inked = await chart.evaluate((canvas: HTMLCanvasElement) => {
+    const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+    let count = 0;
+    for (let i = 3; i < pixels.length; i += 4) if (pixels[i]! > 0) count += 1;
+    return count;
+  });
+  assert.ok(inked > 1000, `the chart drew something (${inked} pixels)`);
+  assert.ok(
+    scripts.some((url) => /\/assets\/operator-funnel-chart-[\w-]+\.js$/.test(url)),
+    'the chart came in its own operator chunk',
+  );
+
+  // The CSV downloads carry the same rows.
+  const funnelCsv = await download(page, 'Download funnel CSV');
+  assert.equal(funnelCsv.name, 'funnel-2026-10-05-2026-10-06.csv');
+  const funnelLines = funnelCsv.text.trimEnd().split('\r\n');
+  assert.deepEqual(funnelLines.slice(0, 3), [
+    'step,reached,completed,drop_off,drop_off_rate',
+    'landing,7,7,0,0.0000',
+    'lgname,7,5,2,0.2857',
+  ]);
+  assert.equal(funnelLines.length, 1 + 1 + STEP_NAMES.length);
+  const salesCsv = await download(page, 'Download sales CSV');
+  assert.equal(salesCsv.name, 'sales-2026-10-05-2026-10-06.csv');
+  assert.deepEqual(salesCsv.text.trimEnd().split('\r\n'), [
+    'day,affiliate,submitted,sold,sold_rate,median_seconds_to_decision,p90_seconds_to_decision',
+    '2026-10-05,aff-north,2,1,0.5000,60,84',
+    '2026-10-05,aff-south,1,1,1.0000,12,12',
+    '2026-10-06,,1,0,0.0000,310,310',
+  ]);
+
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await assertAccessible(page, `operator reports at ${width} px`);
+  }
+  // At 375 px the page itself never scrolls sideways; the wide sales table scrolls inside its own box.
+  const overflow = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth - window.innerWidth,
+    sales: (() => {
+      const box = document.querySelector('[aria-labelledby="sales-table-caption"]')!;
+      return box.scrollWidth - box.clientWidth;
+    })(),
+  }));
+  assert.ok(overflow.page <= 0, `the page is ${overflow.page} px wider than a 375 px screen`);
+  assert.ok(overflow.sales > 0, 'the sales table scrolls inside its container');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await screenshotBothWidths(page, 'operator-reports');
+
+  // One affiliate over 4–7 Oct: E1, A1–A4, D1.
+  await filter(page, { from: '2026-10-04', to: '2026-10-07', affiliate: 'aff-north' });
+  await page.waitForURL(/affiliate=aff-north/);
+  await eventually(
+    () => outcomes(page),
+    { Created: '6', Submitted: '4', Sold: '3', Rejected: '1', 'No lender': '0' },
+    'outcomes, aff-north',
+  );
+  assert.deepEqual((await tableRows(page, 'Funnel by step')).slice(1, 3), [
+    ['lgname', '6', '6', '0', '0%'],
+    ['email', '6', '5', '1', '16.7%'],
+  ]);
+  assert.deepEqual(await tableRows(page, 'Sales by affiliate and day'), [
+    ['2026-10-04', 'aff-north', '1', '1', '100%', '20 s', '20 s'],
+    ['2026-10-05', 'aff-north', '2', '1', '50%', '60 s', '84 s'],
+    ['2026-10-07', 'aff-north', '1', '1', '100%', '50 s', '50 s'],
+  ]);
+
+  // Partner leads only, over the month: B1, created and submitted without the wizard.
+  await filter(page, { from: '2026-10-01', to: '2026-10-31', source: 'partner' });
+  await page.waitForURL(/source=partner/);
+  await eventually(
+    () => outcomes(page),
+    { Created: '1', Submitted: '1', Sold: '1', Rejected: '0', 'No lender': '0' },
+    'outcomes, partner',
+  );
+  assert.deepEqual((await tableRows(page, 'Funnel by step')).slice(0, 2), [
+    ['landing', '1', '1', '0', '0%'],
+    ['lgname', '1', '0', '1', '100%'],
+  ]);
+  assert.deepEqual(await tableRows(page, 'Sales by affiliate and day'), [
+    ['2026-10-05', 'aff-south', '1', '1', '100%', '12 s', '12 s'],
+  ]);
+  const partnerCsv = await download(page, 'Download sales CSV');
+  assert.equal(partnerCsv.name, 'sales-2026-10-01-2026-10-31.csv');
+  assert.deepEqual(partnerCsv.text.trimEnd().split('\r\n').slice(1), [
+    '2026-10-05,aff-south,1,1,1.0000,12,12',
+  ]);
+
+  // A range the form refuses before asking the BFF.
+  await filter(page, { from: '2026-10-07', to: '2026-10-01' });
+  assert.equal(
+    (await page.locator('#report-to-error').innerText()).trim(),
+    "'To' must not be before 'From'.",
+  );
+  assert.match(page.url(), /from=2026-10-01&to=2026-10-31/);
+
+  // Signing out clears the cookie: the page asks for the token again and the reports answer 401.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Operator sign-in' }).waitFor();
+  assert.equal(await operatorCookie(context), undefined);
+  const signedOut = await page.request.get('/api/v1/admin/reports/funnel?from=2026-10-05&to=2026-10-06');
+  assert.equal(signedOut.status(), 401);
+
+  assert.deepEqual(errors, []);
+  await context.close();
+});
