@@ -24,8 +24,8 @@ function options(steps: FunnelReport['steps'], width: number): uPlot.Options {
     },
     axes: [
       {
-        // Every position gets a tick; uPlot leaves out labels that would overlap at narrow widths.
-        incrs: [1],
+        // Every position gets a tick where there is room; on a phone every second or third.
+        incrs: [1, 2, 3, 5],
         space: 14,
         rotate: -60,
         size: 96,
