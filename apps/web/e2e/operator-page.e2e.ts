@@ -336,6 +336,16 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
   }));
   assert.ok(overflow.page <= 0, `the page is ${overflow.page} px wider than a 375 px screen`);
   assert.ok(overflow.sales > 0, 'the sales table scrolls inside its container');
+  // Scrolled to its end, the table still shows each row's day at the left edge of its box.
+  const dayOffset = await page.evaluate(() => {
+    const box = document.querySelector('[aria-labelledby="sales-table-caption"]')!;
+    box.scrollLeft = box.scrollWidth;
+    const offset =
+      box.querySelector('tbody th')!.getBoundingClientRect().left - box.getBoundingClientRect().left;
+    box.scrollLeft = 0;
+    return offset;
+  });
+  assert.ok(Math.abs(dayOffset) <= 1, `the day column stays in view (${dayOffset} px from the edge)`);
   await page.setViewportSize({ width: 1280, height: 900 });
   await screenshotBothWidths(page, 'operator-reports');
 
