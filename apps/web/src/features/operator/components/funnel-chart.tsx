@@ -28,7 +28,8 @@ function options(steps: FunnelReport['steps'], width: number): uPlot.Options {
         incrs: [1, 2, 3, 5],
         space: 14,
         rotate: -60,
-        size: 96,
+        // Room for the longest step name ("unsecureddebtamount") at that angle.
+        size: 136,
         font: '11px system-ui, sans-serif',
         values: (_u, splits) => splits.map((i) => (Number.isInteger(i) ? (names[i] ?? '') : '')),
       },
