@@ -28,6 +28,7 @@ import {
   LICENSE_ID_REQUIRED,
   LICENSE_ID_TOO_LONG,
   LICENSE_ID_TOO_SHORT,
+  PAY_DATE_NOT_BUSINESS_DAY,
   PAY_DATE_OUT_OF_WINDOW,
   PHONE_INVALID,
   PHONE_REQUIRED,
@@ -35,6 +36,7 @@ import {
   ROUTING_NUMBER_LENGTH,
   ROUTING_NUMBER_REQUIRED,
   SSN_INVALID,
+  SSN_NOT_ISSUABLE,
   SSN_REQUIRED,
   STREET_ADDRESS_REQUIRED,
   STREET_ADDRESS_SPECIAL_CHARACTERS,
@@ -74,9 +76,9 @@ import {
 import { isValidRoutingNumber } from './rules/aba.js';
 import { isAtLeastAge } from './rules/age.js';
 import { daysInMonth, formatIsoDate, isIsoDate } from './rules/calendar-date.js';
-import { isSelectablePayDate } from './rules/pay-dates.js';
+import { isBankBusinessDay, payDateWindow } from './rules/pay-dates.js';
 import { isValidUsPhone, normalizePhoneDigits } from './rules/phone.js';
-import { isValidSsn, ssnDigits } from './rules/ssn.js';
+import { hasSsnFormat, isValidSsn, ssnDigits } from './rules/ssn.js';
 
 // Length caps the spec does not state: they bound what a client can store, far above any real answer.
 const NAME_MAX = 50;
@@ -123,7 +125,7 @@ export const WorkPhoneSchema = requiredText(PHONE_REQUIRED)
   .transform(normalizePhoneDigits);
 
 /** Spec §5: letters, digits, spaces and - / ' ( ) & only. */
-const STREET_ADDRESS_CHARACTERS = /^[A-Za-z0-9 \-/'()&]+$/;
+const STREET_ADDRESS_CHARACTERS = /^[A-Za-z0-9 \-/'()&.,#]+$/;
 
 // The landing form's schemas live in landing.ts (kept out of the first screen's bundle); re-exported here.
 export { EmailSchema, LandingSchema, STEP_NAMES, StepNameSchema, ZipCodeSchema };
@@ -211,7 +213,8 @@ export const STEP_SCHEMAS = {
   creditscore: z.object({ creditScoreRating: CreditScoreSchema }),
   ssn: z.object({
     socialSecurityNumber: requiredText(SSN_REQUIRED)
-      .refine(isValidSsn, { error: SSN_INVALID })
+      .refine(hasSsnFormat, { error: SSN_INVALID, abort: true })
+      .refine(isValidSsn, { error: SSN_NOT_ISSUABLE })
       .transform(ssnDigits),
   }),
 } as const satisfies Record<StepName, StepObject>;
@@ -359,10 +362,10 @@ export function validateStepAgainstLead(
       const message = dobProblem(String(input.dob), todayIso);
       return message === undefined ? {} : { dob: message };
     }
-    case 'nextpaydate':
-      return isSelectablePayDate(String(input.incomeNextDate1), todayIso)
-        ? {}
-        : { incomeNextDate1: PAY_DATE_OUT_OF_WINDOW };
+    case 'nextpaydate': {
+      const message = payDateProblem(String(input.incomeNextDate1), todayIso);
+      return message === undefined ? {} : { incomeNextDate1: message };
+    }
     case 'workphone':
       return samePhone(input.employerPhone, lead.phone) ? { employerPhone: WORK_PHONE_SAME_AS_PERSONAL } : {};
     // Changing the personal phone after the work phone was saved must not make the two equal either.
@@ -389,6 +392,16 @@ function dobProblem(dobIso: string, todayIso: string): string | undefined {
   const currentYear = Number(todayIso.slice(0, 4));
   if (year > currentYear || year <= currentYear - DOB_YEAR_COUNT) return DOB_INVALID;
   return isAtLeastAge(dobIso, todayIso, MINIMUM_AGE) ? undefined : DOB_UNDER_18;
+}
+
+/**
+ * Why `dateIso` is refused as the next pay date on `todayIso`, if it is: outside the window, or inside it on a
+ * weekend or Federal Reserve holiday (decisions.md gives each its own message).
+ */
+function payDateProblem(dateIso: string, todayIso: string): string | undefined {
+  const { first, last } = payDateWindow(todayIso);
+  if (!isIsoDate(dateIso) || dateIso < first || dateIso > last) return PAY_DATE_OUT_OF_WINDOW;
+  return isBankBusinessDay(dateIso) ? undefined : PAY_DATE_NOT_BUSINESS_DAY;
 }
 
 /**
