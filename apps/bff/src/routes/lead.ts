@@ -75,6 +75,25 @@ const leadRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.delete(
+    '/lead',
+    {
+      schema: {
+        summary: "Start over: abandon the visitor's unfinished application",
+        description:
+          'Erases the draft bound to the session cookie (a submitted lead is kept) and clears the cookie, so ' +
+          'the next landing form starts a new lead. Answers 204 with or without a session.',
+        tags: ['lead'],
+        response: { 204: z.null().describe('Abandoned') },
+      },
+    },
+    async (request, reply) => {
+      await app.leads.abandon(request.sessionLeadId());
+      reply.unbindLead();
+      return reply.code(204).send(null);
+    },
+  );
+
   app.get(
     '/lead',
     {
