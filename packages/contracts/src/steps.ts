@@ -309,18 +309,15 @@ export function previousStep(name: StepName): StepName | undefined {
 }
 
 /**
- * The progress bar's percentage on step `name` (spec §4, decisions.md): 100/24 per step of the 24-step wizard,
- * so ssn (the 24th) shows 100, and at least 5 so the first screen never shows an empty bar. /besttimecontact is
- * an extra screen within the phone step: it shows the phone step's progress, so the bar never moves backwards.
- * Rounded to one decimal.
+ * The progress bar's percentage on step `name` (decisions.md, "Settled after the first release"): each of the 25
+ * screens, /besttimecontact included, moves the bar by the same share, and submitting is the last share, so the
+ * bar reaches 100 only once the application is sent (ssn shows 96.2). Two screens show the same value only when
+ * they are the same step. At least 5, so the first screen never shows an empty bar; rounded to one decimal.
  */
 export function progressFor(name: StepName): number {
-  const position = WIZARD_STEPS.indexOf(name === 'besttimecontact' ? 'cellphone' : name) + 1;
-  return Math.max(5, Math.round((position * 1000) / WIZARD_STEPS.length) / 10);
+  const position = STEP_NAMES.indexOf(name) + 1;
+  return Math.max(5, Math.round((position * 1000) / (STEP_NAMES.length + 1)) / 10);
 }
-
-/** The 24 steps of the spec's wizard order; /besttimecontact is the one screen outside it. */
-const WIZARD_STEPS = STEP_NAMES.filter((step) => step !== 'besttimecontact');
 
 /** A lead's answers by client field name, as stored (any subset). */
 export type ClientAnswers = Partial<Record<ClientField, unknown>>;
