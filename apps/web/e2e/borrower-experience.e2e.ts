@@ -291,13 +291,18 @@ test(
     const lender = await serveLenderPages(context);
     const leadId = await submittedLead(context);
     await decide(leadId, { outcome: 'rejected', reason: 'upstream_rejected', redirectUrl: REJECT_PAGE });
-    // Hold the reject page back until the screen has been checked; the redirect is seen by its request.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(REJECT_PAGE, async (route) => {
-      await held;
-      await route.fallback();
-    });
+    // The first request for the reject page is answered 204 No Content, which leaves the browser on the screen:
+    // the redirect is seen by its request, and the screen stays for checks and screenshots.
+    let redirected!: () => void;
+    const redirectRequested = new Promise<void>((resolve) => (redirected = resolve));
+    await page.route(
+      REJECT_PAGE,
+      async (route) => {
+        redirected();
+        await route.fulfill({ status: 204 });
+      },
+      { times: 1 },
+    );
 
     await page.goto('/reject-page');
     await page
@@ -311,8 +316,10 @@ test(
     const text = String(await page.locator('main').textContent());
     assert.doesNotMatch(text, /verifying|%|Redirect\.\.\./i, 'no verification loader');
     await assertAccessible(page, 'reject-page');
+    await redirectRequested;
     await screenshotBothWidths(page, '65-reject-page');
-    release();
+    // The link for people who do not want to wait goes to the same address.
+    await page.getByRole('link', { name: 'Continue now', exact: true }).click();
     await page.waitForURL(REJECT_PAGE, { timeout: OUTCOME_PATIENCE_MS });
     assert.equal(lender.visits(), 1);
     assert.deepEqual(errors, []);

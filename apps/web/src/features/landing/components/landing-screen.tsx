@@ -42,7 +42,12 @@ export default function LandingScreen() {
   // A deep link always starts a new lead; anyone else may have one to continue. New visitors see the form while
   // the lead is read (a 404 for them), so the first screen never waits on it.
   const lead = useLead({ enabled: !deepLink?.request });
-  const resumable = isUnfinished(lead.data) ? lead.data : undefined;
+  const [startedOver, setStartedOver] = useState(false);
+  const resumable = !startedOver && isUnfinished(lead.data) ? lead.data : undefined;
+
+  useEffect(() => {
+    if (startedOver) firstFieldRef.current?.focus();
+  }, [startedOver]);
 
   useEffect(() => {
     if (!deepLink || handled.current) return;
@@ -85,7 +90,7 @@ export default function LandingScreen() {
           </div>
           <div ref={formRef} className={styles.formCard}>
             {resumable ? (
-              <ResumeOffer lead={resumable} onStartedOver={() => firstFieldRef.current?.focus()} />
+              <ResumeOffer lead={resumable} onStartedOver={() => setStartedOver(true)} />
             ) : (
               <LandingForm
                 initialLoanReason={deepLink?.loanReason}

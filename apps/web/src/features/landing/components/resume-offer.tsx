@@ -37,7 +37,7 @@ export function ResumeOffer({ lead, onStartedOver }: ResumeOfferProps) {
         className={styles.resumeSecondary}
         busy={abandon.isPending}
         busyLabel="Starting over…"
-        onClick={() => abandon.mutate(undefined, { onSuccess: () => requestAnimationFrame(onStartedOver) })}
+        onClick={() => abandon.mutate(undefined, { onSuccess: onStartedOver })}
       >
         Start over
       </Button>
