@@ -141,6 +141,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(publicConfigRoutes, {
         scripts,
         partnerListVersion: partnerListVersion(env.PARTNER_LIST_VERSION, env.PARTNER_NAMES),
+        businessTimeZone: env.BUSINESS_TIME_ZONE,
       });
       await api.register(adminRoutes, { db, sealer });
       await api.register(operatorSessionRoutes);

@@ -8,7 +8,7 @@ import {
   DOB_UNDER_18,
   FIRST_NAME_REQUIRED,
   ROUTING_NUMBER_INVALID,
-  SSN_INVALID,
+  SSN_NOT_ISSUABLE,
   WORK_PHONE_SAME_AS_PERSONAL,
   ZIP_CODE_NOT_FOUND,
 } from '@funnel/contracts/messages';
@@ -118,7 +118,7 @@ describe('partner API', () => {
       expect(error.code).toBe('VALIDATION_FAILED');
       expect(error.fields).toMatchObject({
         firstName: FIRST_NAME_REQUIRED,
-        socialSecurityNumber: SSN_INVALID,
+        socialSecurityNumber: SSN_NOT_ISSUABLE,
         routingNumber: ROUTING_NUMBER_INVALID,
         consent: CONSENT_IP_INVALID,
       });
@@ -179,7 +179,7 @@ describe('partner API', () => {
         first_name: 'Maria',
         city: 'New York',
         state: 'NY',
-        bank_name: expect.stringMatching(/JPMORGAN/),
+        bank_name: expect.stringMatching(/^Jpmorgan Chase/),
         income_next_date_2: '2026-12-11',
         home_phone: '2125550142',
         ssn: '123456789',

@@ -216,7 +216,7 @@ describe('privacy requests on real Redis', () => {
       country: 'Country is required!',
       zip: 'Zip code must be 5 characters long',
       state: 'State is required!',
-      address: 'Address must be 5 characters long',
+      address: 'Address is required!',
       city: 'City is required!',
     });
 

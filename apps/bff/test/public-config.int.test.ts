@@ -22,6 +22,7 @@ describe('GET /api/v1/config and the consent scripts in the CSP', () => {
     expect(response.json()).toEqual({
       consentVersion: CONSENT_VERSION,
       partnerListVersion: 'p-7',
+      businessTimeZone: 'America/New_York',
       trustedForm: { enabled: false, certificateField: 'xxTrustedFormCertUrl' },
       jornaya: {
         enabled: false,

@@ -12,6 +12,7 @@ import {
   PHONE_INVALID,
   ROUTING_NUMBER_INVALID,
   SSN_INVALID,
+  SSN_NOT_ISSUABLE,
   STREET_ADDRESS_SPECIAL_CHARACTERS,
   WORK_PHONE_SAME_AS_PERSONAL,
   ZIP_CODE_NOT_FOUND,
@@ -176,7 +177,7 @@ test('date of birth: under 18 is refused; the selects open in order', async () =
 
 test('address: special characters are refused', async () => {
   const session = await onStep('address');
-  await session.page.getByRole('combobox', { name: 'Street address' }).fill('12 Main St #4');
+  await session.page.getByRole('combobox', { name: 'Street address' }).fill('12 Main St; 4');
   await session.page.keyboard.press('Escape');
   await clickNext(session.page);
   await assertFieldError(session.page, 'streetAddress', STREET_ADDRESS_SPECIAL_CHARACTERS);
@@ -311,14 +312,14 @@ test('bank account: three digits are refused', async () => {
   await session.context.close();
 });
 
-test('SSN: a malformed number is refused', async () => {
+test('SSN: a number never issued and a malformed number are refused, each with its own message', async () => {
   const session = await onStep('ssn');
   const input = session.page.getByLabel('Social Security Number', { exact: true });
   assert.equal(await input.getAttribute('inputmode'), 'numeric');
   await input.fill('000123456');
   assert.equal(await input.inputValue(), '000-12-3456', 'typed into the mask');
   await session.page.getByRole('button', { name: 'Request Funds', exact: true }).click();
-  await assertFieldError(session.page, 'socialSecurityNumber', SSN_INVALID);
+  await assertFieldError(session.page, 'socialSecurityNumber', SSN_NOT_ISSUABLE);
   await input.fill('12345');
   await session.page.getByRole('button', { name: 'Request Funds', exact: true }).click();
   await assertFieldError(session.page, 'socialSecurityNumber', SSN_INVALID);

@@ -12,6 +12,7 @@ import {
   PHONE_INVALID,
   PHONE_REQUIRED,
   PRIVACY_ADDRESS_LENGTH,
+  PRIVACY_ADDRESS_REQUIRED,
   PRIVACY_FIRST_NAME_REQUIRED,
   PRIVACY_LAST_NAME_REQUIRED,
   PRIVACY_PHONE_LENGTH,
@@ -188,7 +189,7 @@ test('do-not-sell refuses bad input with the spec messages; the middle name is o
   await assertFieldError(page, 'country', COUNTRY_REQUIRED);
   await assertFieldError(page, 'zip', PRIVACY_ZIP_CODE_LENGTH);
   await assertFieldError(page, 'state', PRIVACY_STATE_REQUIRED);
-  await assertFieldError(page, 'address', PRIVACY_ADDRESS_LENGTH);
+  await assertFieldError(page, 'address', PRIVACY_ADDRESS_REQUIRED);
   await assertFieldError(page, 'city', CITY_REQUIRED);
   assert.equal(await page.locator('#middleName-error').count(), 0, 'no message for the optional middle name');
   await assertAccessible(page, 'do-not-sell with errors');

@@ -29,6 +29,19 @@ export const DeepLinkLeadRequestSchema = z.object({
 });
 export type DeepLinkLeadRequest = z.input<typeof DeepLinkLeadRequestSchema>;
 
+/**
+ * Which of the two POST /api/v1/lead bodies `body` is: a deep link carries an email and none of the landing
+ * fields; everything else is the landing form. Validating against the chosen one alone gives per-field
+ * messages (decisions.md: never a union's generic 'Invalid input').
+ */
+export function createLeadBodySchema(
+  body: unknown,
+): typeof CreateLeadRequestSchema | typeof DeepLinkLeadRequestSchema {
+  const fields = typeof body === 'object' && body !== null ? body : {};
+  const isDeepLink = 'email' in fields && !('zipCode' in fields) && !('amount' in fields);
+  return isDeepLink ? DeepLinkLeadRequestSchema : CreateLeadRequestSchema;
+}
+
 /** Masked values of sensitive answers: only the last four characters are shown. */
 export const MaskedAnswersSchema = z.partialRecord(z.enum(SENSITIVE_CLIENT_FIELDS), z.string());
 

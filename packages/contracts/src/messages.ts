@@ -8,9 +8,9 @@
 
 // Session and lookups (spec §8, §5 'Zip lookup fails').
 
-/** A request without a live lead: the browser alerts and sends the visitor back to the start. */
 /** A free-text answer holding control, bidi-override or broken characters (issue 12). */
 export const UNSUPPORTED_CHARACTERS = 'Please remove unsupported characters.';
+/** A request without a live lead: the screen says so in the page, with a Start over button (decisions.md). */
 export const SESSION_EXPIRED = 'This session is invalid or expired. Please start over!';
 /**
  * The ZIP lookup found no city. The observed landing field said only 'Invalid'; one sentence serves the landing
@@ -78,6 +78,8 @@ export const WORK_PHONE_SAME_AS_PERSONAL =
 export const WORK_PHONE_SAME_AS_HOME = 'Company phone number must not be the same as home phone number!';
 /** decisions.md replaces the observed 'Please select a date after 30 days from now!', which said the opposite. */
 export const PAY_DATE_OUT_OF_WINDOW = 'Please select a date within the next 30 days';
+/** decisions.md: a date inside the window on a weekend or Federal Reserve holiday, when no pay arrives. */
+export const PAY_DATE_NOT_BUSINESS_DAY = 'Please select a business day';
 
 // Bank.
 
@@ -105,7 +107,10 @@ export const ISSUING_STATE_REQUIRED = 'Issuing state is required!';
 /** Free text that names no US state (the browser offers an autocomplete over the 50 states). */
 export const ISSUING_STATE_INVALID = 'Please choose a state from the list';
 export const SSN_REQUIRED = 'Social Security Number is required!';
+/** A wrong format only (decisions.md). */
 export const SSN_INVALID = 'Invalid social security number format xxx-xx-xxxx';
+/** The right format, but a number the SSA never issues (area 000, 666, 900–999; group 00; serial 0000). */
+export const SSN_NOT_ISSUABLE = 'Please enter a valid Social Security Number';
 
 // Privacy forms (unsubscribe, do-not-sell). Email and phone reuse the wizard's EMAIL_* and PHONE_* messages.
 
@@ -121,6 +126,8 @@ export const PRIVACY_ZIP_CODE_LENGTH = 'Zip code must be 5 characters long';
 /** The observed 'State Type is required!' named a field that does not exist. */
 export const PRIVACY_STATE_REQUIRED = 'State is required!';
 export const PRIVACY_ADDRESS_LENGTH = 'Address must be 5 characters long';
+/** An empty address is missing, not short: the length message read wrong on a blank field. */
+export const PRIVACY_ADDRESS_REQUIRED = 'Address is required!';
 export const CITY_REQUIRED = 'City is required!';
 
 /**

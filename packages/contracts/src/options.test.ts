@@ -285,11 +285,12 @@ describe('selection schemas give the spec §5 message for a missing or unknown a
 });
 
 describe('US states', () => {
-  it('lists the 50 states by two-letter code', () => {
-    expect(US_STATES).toHaveLength(50);
+  it('lists the 50 states and DC by two-letter code', () => {
+    expect(US_STATES).toHaveLength(51);
     for (const state of US_STATES) expect(state.value).toMatch(/^[A-Z]{2}$/);
     expect(labelFor(US_STATES, 'CA')).toBe('California');
-    expect(values(US_STATES)).not.toContain('DC');
+    expect(labelFor(US_STATES, 'DC')).toBe('District of Columbia');
+    expect(UsStateCodeSchema.parse('DC')).toBe('DC');
   });
 
   it.each([

@@ -278,7 +278,10 @@ export type UnsubscribeReason = z.infer<typeof UnsubscribeReasonSchema>;
 
 // US states.
 
-/** The 50 states by USPS code (spec §9: driver's-licence states), alphabetical by name. */
+/**
+ * The 50 states and the District of Columbia by USPS code, alphabetical by name: decisions.md adds DC to spec §9's
+ * driver's-licence states (the District issues licences, and DC ZIP codes are accepted).
+ */
 export const US_STATES = [
   { value: 'AL', label: 'Alabama' },
   { value: 'AK', label: 'Alaska' },
@@ -288,6 +291,7 @@ export const US_STATES = [
   { value: 'CO', label: 'Colorado' },
   { value: 'CT', label: 'Connecticut' },
   { value: 'DE', label: 'Delaware' },
+  { value: 'DC', label: 'District of Columbia' },
   { value: 'FL', label: 'Florida' },
   { value: 'GA', label: 'Georgia' },
   { value: 'HI', label: 'Hawaii' },

@@ -127,8 +127,11 @@ describe('DoNotSellRequestSchema', () => {
       country: 'Country is required!',
       zip: 'Zip code must be 5 characters long',
       state: 'State is required!',
-      address: 'Address must be 5 characters long',
+      address: 'Address is required!',
       city: 'City is required!',
+    });
+    expect(messages(DoNotSellRequestSchema.safeParse({ ...DO_NOT_SELL, address: '   ' }))).toEqual({
+      address: 'Address is required!',
     });
   });
 

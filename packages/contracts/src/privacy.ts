@@ -10,6 +10,7 @@ import {
   PHONE_INVALID,
   PHONE_REQUIRED,
   PRIVACY_ADDRESS_LENGTH,
+  PRIVACY_ADDRESS_REQUIRED,
   PRIVACY_FIRST_NAME_REQUIRED,
   PRIVACY_LAST_NAME_REQUIRED,
   PRIVACY_PHONE_LENGTH,
@@ -113,9 +114,7 @@ export const DoNotSellRequestSchema = z.object({
     }
     return code;
   }),
-  address: z
-    .string({ error: PRIVACY_ADDRESS_LENGTH })
-    .trim()
+  address: requiredText(PRIVACY_ADDRESS_REQUIRED)
     .min(ADDRESS_MIN, { error: PRIVACY_ADDRESS_LENGTH, abort: true })
     .max(TEXT_MAX, { error: maxLengthMessage('Address', TEXT_MAX) }),
   city: requiredText(CITY_REQUIRED).max(TEXT_MAX, { error: maxLengthMessage('City', TEXT_MAX) }),

@@ -33,6 +33,11 @@ export const PublicConfigSchema = z.object({
     /** The label around the consent text: {@link JORNAYA_DISCLOSURE_LABEL_ID}. */
     disclosureLabelId: z.literal(JORNAYA_DISCLOSURE_LABEL_ID),
   }),
+  /**
+   * The IANA time zone whose calendar day the BFF checks ages and pay dates against (`BUSINESS_TIME_ZONE`): the
+   * browser offers dates on the same day, wherever the visitor is.
+   */
+  businessTimeZone: z.string(),
   /** Attribution lines the loaded reference data requires (O*NET, GeoNames), shown on the partners page. */
   dataAttributions: z.array(z.string()),
 });

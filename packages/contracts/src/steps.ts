@@ -28,6 +28,7 @@ import {
   LICENSE_ID_REQUIRED,
   LICENSE_ID_TOO_LONG,
   LICENSE_ID_TOO_SHORT,
+  PAY_DATE_NOT_BUSINESS_DAY,
   PAY_DATE_OUT_OF_WINDOW,
   PHONE_INVALID,
   PHONE_REQUIRED,
@@ -35,6 +36,7 @@ import {
   ROUTING_NUMBER_LENGTH,
   ROUTING_NUMBER_REQUIRED,
   SSN_INVALID,
+  SSN_NOT_ISSUABLE,
   SSN_REQUIRED,
   STREET_ADDRESS_REQUIRED,
   STREET_ADDRESS_SPECIAL_CHARACTERS,
@@ -74,9 +76,9 @@ import {
 import { isValidRoutingNumber } from './rules/aba.js';
 import { isAtLeastAge } from './rules/age.js';
 import { daysInMonth, formatIsoDate, isIsoDate } from './rules/calendar-date.js';
-import { isSelectablePayDate } from './rules/pay-dates.js';
+import { isBankBusinessDay, payDateWindow } from './rules/pay-dates.js';
 import { isValidUsPhone, normalizePhoneDigits } from './rules/phone.js';
-import { isValidSsn, ssnDigits } from './rules/ssn.js';
+import { hasSsnFormat, isValidSsn, ssnDigits } from './rules/ssn.js';
 
 // Length caps the spec does not state: they bound what a client can store, far above any real answer.
 const NAME_MAX = 50;
@@ -123,7 +125,7 @@ export const WorkPhoneSchema = requiredText(PHONE_REQUIRED)
   .transform(normalizePhoneDigits);
 
 /** Spec §5: letters, digits, spaces and - / ' ( ) & only. */
-const STREET_ADDRESS_CHARACTERS = /^[A-Za-z0-9 \-/'()&]+$/;
+const STREET_ADDRESS_CHARACTERS = /^[A-Za-z0-9 \-/'()&.,#]+$/;
 
 // The landing form's schemas live in landing.ts (kept out of the first screen's bundle); re-exported here.
 export { EmailSchema, LandingSchema, STEP_NAMES, StepNameSchema, ZipCodeSchema };
@@ -211,7 +213,8 @@ export const STEP_SCHEMAS = {
   creditscore: z.object({ creditScoreRating: CreditScoreSchema }),
   ssn: z.object({
     socialSecurityNumber: requiredText(SSN_REQUIRED)
-      .refine(isValidSsn, { error: SSN_INVALID })
+      .refine(hasSsnFormat, { error: SSN_INVALID, abort: true })
+      .refine(isValidSsn, { error: SSN_NOT_ISSUABLE })
       .transform(ssnDigits),
   }),
 } as const satisfies Record<StepName, StepObject>;
@@ -306,18 +309,15 @@ export function previousStep(name: StepName): StepName | undefined {
 }
 
 /**
- * The progress bar's percentage on step `name` (spec §4, decisions.md): 100/24 per step of the 24-step wizard,
- * so ssn (the 24th) shows 100, and at least 5 so the first screen never shows an empty bar. /besttimecontact is
- * an extra screen within the phone step: it shows the phone step's progress, so the bar never moves backwards.
- * Rounded to one decimal.
+ * The progress bar's percentage on step `name` (decisions.md, "Settled after the first release"): each of the 25
+ * screens, /besttimecontact included, moves the bar by the same share, and submitting is the last share, so the
+ * bar reaches 100 only once the application is sent (ssn shows 96.2). Two screens show the same value only when
+ * they are the same step. At least 5, so the first screen never shows an empty bar; rounded to one decimal.
  */
 export function progressFor(name: StepName): number {
-  const position = WIZARD_STEPS.indexOf(name === 'besttimecontact' ? 'cellphone' : name) + 1;
-  return Math.max(5, Math.round((position * 1000) / WIZARD_STEPS.length) / 10);
+  const position = STEP_NAMES.indexOf(name) + 1;
+  return Math.max(5, Math.round((position * 1000) / (STEP_NAMES.length + 1)) / 10);
 }
-
-/** The 24 steps of the spec's wizard order; /besttimecontact is the one screen outside it. */
-const WIZARD_STEPS = STEP_NAMES.filter((step) => step !== 'besttimecontact');
 
 /** A lead's answers by client field name, as stored (any subset). */
 export type ClientAnswers = Partial<Record<ClientField, unknown>>;
@@ -359,10 +359,10 @@ export function validateStepAgainstLead(
       const message = dobProblem(String(input.dob), todayIso);
       return message === undefined ? {} : { dob: message };
     }
-    case 'nextpaydate':
-      return isSelectablePayDate(String(input.incomeNextDate1), todayIso)
-        ? {}
-        : { incomeNextDate1: PAY_DATE_OUT_OF_WINDOW };
+    case 'nextpaydate': {
+      const message = payDateProblem(String(input.incomeNextDate1), todayIso);
+      return message === undefined ? {} : { incomeNextDate1: message };
+    }
     case 'workphone':
       return samePhone(input.employerPhone, lead.phone) ? { employerPhone: WORK_PHONE_SAME_AS_PERSONAL } : {};
     // Changing the personal phone after the work phone was saved must not make the two equal either.
@@ -389,6 +389,16 @@ function dobProblem(dobIso: string, todayIso: string): string | undefined {
   const currentYear = Number(todayIso.slice(0, 4));
   if (year > currentYear || year <= currentYear - DOB_YEAR_COUNT) return DOB_INVALID;
   return isAtLeastAge(dobIso, todayIso, MINIMUM_AGE) ? undefined : DOB_UNDER_18;
+}
+
+/**
+ * Why `dateIso` is refused as the next pay date on `todayIso`, if it is: outside the window, or inside it on a
+ * weekend or Federal Reserve holiday (decisions.md gives each its own message).
+ */
+function payDateProblem(dateIso: string, todayIso: string): string | undefined {
+  const { first, last } = payDateWindow(todayIso);
+  if (!isIsoDate(dateIso) || dateIso < first || dateIso > last) return PAY_DATE_OUT_OF_WINDOW;
+  return isBankBusinessDay(dateIso) ? undefined : PAY_DATE_NOT_BUSINESS_DAY;
 }
 
 /**

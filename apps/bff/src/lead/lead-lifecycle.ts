@@ -161,6 +161,16 @@ export class LeadLifecycle {
     return this.summarize(await this.load(leadId));
   }
 
+  /**
+   * 'Start over' (decisions.md): the visitor's unfinished draft is erased from the store. A submitted lead is
+   * never touched (its outcome and consent evidence stay), and without a live session there is nothing to do.
+   */
+  async abandon(leadId: string | undefined): Promise<void> {
+    const record = leadId ? await this.deps.store.get(leadId) : null;
+    if (!record || record.submission) return;
+    await this.deps.store.delete(record.id);
+  }
+
   async saveStep(leadId: string | undefined, stepName: StepName, body: unknown): Promise<StepSaved> {
     const record = await this.load(leadId);
     if (record.submission)

@@ -1,3 +1,4 @@
+import { displayBankName } from '../reference-data/display-names.js';
 import type { RoutingDirectory } from '../reference-data/routing-directory.js';
 
 export interface RoutingLookup {
@@ -7,7 +8,7 @@ export interface RoutingLookup {
 /**
  * Bank name for a routing number: the FedACH directory first, then an optional upstream service for numbers
  * the directory lacks (its answer shape is the one the observed client read: first item with status
- * 'success' and `data.name`). An upstream failure is treated as "unknown", never as an error to the visitor.
+ * 'success' and `data.name`), in title case (decisions.md). An upstream failure is treated as "unknown", never as an error to the visitor.
  */
 export function createRoutingLookup(
   directory: RoutingDirectory,
@@ -16,7 +17,7 @@ export function createRoutingLookup(
   return {
     async lookup(routingNumber) {
       const known = directory.lookup(routingNumber);
-      if (known) return { bankName: known.bankName };
+      if (known) return { bankName: displayBankName(known.bankName) };
       if (!upstream) return undefined;
       try {
         const url = new URL(`${upstream.url.replace(/\/$/, '')}/${routingNumber}`);
@@ -29,7 +30,7 @@ export function createRoutingLookup(
         for (const item of items) {
           const name = (item as { status?: string; data?: { name?: unknown } })?.data?.name;
           if ((item as { status?: string }).status === 'success' && typeof name === 'string' && name.trim()) {
-            return { bankName: name.trim() };
+            return { bankName: displayBankName(name) };
           }
         }
         return undefined;

@@ -15,6 +15,8 @@ declare module 'fastify' {
   interface FastifyReply {
     /** Binds a lead to this visitor: signed, HttpOnly, SameSite=Lax, Secure (unless disabled for plain-HTTP dev). */
     bindLead(leadId: string): void;
+    /** Forgets this visitor's lead: the session cookie is cleared. */
+    unbindLead(): void;
   }
 }
 
@@ -53,6 +55,16 @@ export default fp<LeadSessionOptions>(
         sameSite: 'lax',
         path: '/api',
         maxAge: options.maxAgeSeconds,
+      });
+    });
+
+    app.decorateReply('unbindLead', function () {
+      boundLeads.delete(this.request);
+      this.clearCookie(SESSION_COOKIE, {
+        path: '/api',
+        httpOnly: true,
+        secure: options.secure,
+        sameSite: 'lax',
       });
     });
   },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { displayCompanyName, displaySurname } from './display-names.js';
+import { displayBankName, displayCompanyName, displaySurname } from './display-names.js';
 
 describe('displaySurname', () => {
   it('title-cases Census surnames and restores the Mc prefix', () => {
@@ -56,5 +56,20 @@ describe('displayCompanyName', () => {
       'RTX Corp',
       'Anheuser-Busch InBev SA/NV',
     ]);
+  });
+});
+
+describe('displayBankName', () => {
+  it.each([
+    ['ALPS FEDERAL CREDIT UNION', 'Alps Federal Credit Union'],
+    ['BANK OF THE WEST', 'Bank of the West'],
+    ['TD BANK NA', 'TD Bank NA'],
+    ['BANK OF AMERICA, N.A.', 'Bank of America, N.A.'],
+    ["PEOPLE'S UNITED BANK", "People's United Bank"],
+    ['1ST SOURCE BANK', '1st Source Bank'],
+    ['FSB OF MCALLEN', 'FSB of McAllen'],
+    ['Chase Bank', 'Chase Bank'],
+  ])('%j reads %j', (name, shown) => {
+    expect(displayBankName(name)).toBe(shown);
   });
 });

@@ -128,3 +128,41 @@ function capitalizeWord(word: string): string {
   if (mc?.[1]) return `Mc${capitalizeWord(mc[1])}`;
   return word.charAt(0) + word.slice(1).toLowerCase();
 }
+
+/** Bank abbreviations that stay in capitals in a FedACH name. */
+const BANK_ACRONYMS = new Set([
+  'NA',
+  'FSB',
+  'SSB',
+  'FCU',
+  'USA',
+  'US',
+  'TD',
+  'BMO',
+  'PNC',
+  'HSBC',
+  'BBVA',
+  'UBS',
+]);
+
+/**
+ * A FedACH institution name ("ALPS FEDERAL CREDIT UNION") in title case, as decisions.md shows bank names:
+ * "Alps Federal Credit Union". Linking words are lowercased after the first ("Bank of the West"), ordinals read
+ * "1st", an apostrophe keeps the word together ("People's"), and a few bank abbreviations stay in capitals
+ * ("TD Bank NA", "N.A."). The directory has no original casing, so "JPMORGAN" becomes "Jpmorgan". A name that
+ * already has lower case (from a lookup service) is kept as it is.
+ */
+export function displayBankName(name: string): string {
+  const trimmed = name.trim().replace(/\s+/g, ' ');
+  if (/[a-z]/.test(trimmed)) return trimmed;
+  return trimmed
+    .split(' ')
+    .map((token, position) => {
+      const bare = token.replace(/[.,()]/g, '');
+      if (BANK_ACRONYMS.has(bare) || /^(?:[A-Z]\.)+,?$/.test(token)) return token;
+      if (LOWER_WORDS.has(bare) && position > 0) return token.toLowerCase();
+      if (/^\d+(?:ST|ND|RD|TH)\b/.test(token)) return token.toLowerCase();
+      return token.replace(/[A-Z][A-Z']*/g, capitalizeWord);
+    })
+    .join(' ');
+}

@@ -92,6 +92,20 @@ describe('buildSuggestionIndex', () => {
       .map((entry) => entry.text);
     expect(large.suggest('s')).toEqual(expected);
   });
+
+  it('puts the entry the prefix spells first, then drops plurals and singulars of an entry shown', () => {
+    const jobs = buildSuggestionIndex([
+      { text: 'Nursery Teacher', weight: 5 },
+      { text: 'Nurse', weight: 1 },
+      { text: 'Nurses', weight: 9 },
+      { text: 'Secretary', weight: 2 },
+      { text: 'Secretaries', weight: 3 },
+    ]);
+    expect(jobs.suggest('nurse')).toEqual(['Nurse', 'Nursery Teacher']);
+    expect(jobs.suggest('nur')).toEqual(['Nurses', 'Nursery Teacher']);
+    expect(jobs.suggest('secr')).toEqual(['Secretaries']);
+    expect(jobs.suggest('nur', 1)).toEqual(['Nurses']);
+  });
 });
 
 /** Distinct lower-case words with distinct weights, from a fixed-seed generator so runs are repeatable. */

@@ -7,9 +7,11 @@ export interface SuggestionEntry {
 /** Prefix autocomplete over a fixed list, built once. */
 export interface SuggestionIndex {
   /**
-   * The best `limit` entries whose folded form (see {@link foldForSearch}) starts with the folded `prefix`:
-   * highest weight first, then alphabetically as shown, ignoring case, accents and punctuation ("Cash Clerk"
-   * before "Cashier"). A prefix that folds to nothing answers [].
+   * The best `limit` entries whose folded form (see {@link foldForSearch}) starts with the folded `prefix`
+   * (decisions.md): the entry the prefix spells exactly first, then the highest weight (frequency in the source
+   * data), then alphabetically as shown, ignoring case, accents and punctuation ("Cash Clerk" before "Cashier").
+   * The plural or near-duplicate of an entry already listed ("Cashiers" after "Cashier") is
+   * dropped. A prefix that folds to nothing answers [].
    */
   suggest(prefix: string, limit?: number): string[];
   /** Entries left after deduplication. */
@@ -74,7 +76,13 @@ export function buildSuggestionIndex(entries: Iterable<SuggestionEntry>): Sugges
       const start = lowerBound(table.keys, folded);
       // Keys hold only [a-z0-9], so every key with this prefix sorts before prefix + '\uffff'.
       const end = lowerBound(table.keys, `${folded}\uffff`, start);
-      return best(table, start, end, wanted).map((position) => table.texts[position] ?? '');
+      // Keys sort before their extensions, so the exact entry, if any, opens the range.
+      const exact = table.keys[start] === folded ? [start] : [];
+      // Room for the duplicates dropped below: each kept entry can hide at most a few of its variants.
+      const ranked = [...exact, ...best(table, start + exact.length, end, wanted * 3)];
+      return withoutVariants(ranked, table.keys)
+        .slice(0, wanted)
+        .map((position) => table.texts[position] ?? '');
     },
   };
 }
@@ -124,6 +132,31 @@ function lowerBound(sorted: readonly string[], value: string, from = 0): number 
     else high = middle;
   }
   return low;
+}
+
+/** Folded keys that read as the same entry to a person: a plural (-s, -es, -y → -ies) or a spacing variant. */
+function variantsOf(key: string): string[] {
+  const variants = [`${key}s`, `${key}es`];
+  if (key.endsWith('y')) variants.push(`${key.slice(0, -1)}ies`);
+  return variants;
+}
+
+/** `positions` in order, without an entry that is a plural of one kept before or after it in the list. */
+function withoutVariants(positions: readonly number[], keys: readonly string[]): number[] {
+  const kept: number[] = [];
+  const hidden = new Set<string>();
+  for (const position of positions) {
+    const key = keys[position] ?? '';
+    if (hidden.has(key)) continue;
+    kept.push(position);
+    hidden.add(key);
+    for (const variant of variantsOf(key)) hidden.add(variant);
+    // A singular listed after its plural is the same entry too ("Cashier" below "Cashiers").
+    for (const singular of [key.replace(/ies$/, 'y'), key.replace(/es$/, ''), key.replace(/s$/, '')]) {
+      if (singular !== key) hidden.add(singular);
+    }
+  }
+  return kept;
 }
 
 /** Positions of the `limit` best entries in [start, end): highest weight first, then alphabetical. */

@@ -50,8 +50,15 @@ describe('loadSuggestions from the reference data', async () => {
       'Cashier',
       'Cashier Manager',
       'Cashier Supervisor',
-      'Cashiers',
+      'Cashier Associate',
     ]);
+  });
+
+  it('ranks the more frequent job title first and drops the plural of one shown (decisions.md)', () => {
+    const titles = suggestions.suggest('job_title', 'cash', MAX_SUGGESTIONS);
+    expect(titles[0]).toBe('Cashier');
+    expect(titles.indexOf('Cashier')).toBeLessThan(titles.indexOf('Cash Register Operator'));
+    expect(titles).not.toContain('Cashiers');
   });
 
   it('suggests bigger employers first, with readable names', () => {

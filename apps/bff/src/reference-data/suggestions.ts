@@ -7,7 +7,12 @@ import { ONET_ATTRIBUTION } from './attributions.js';
 import { parseCsvRecords } from './csv.js';
 import { displayCompanyName, displaySurname } from './display-names.js';
 import { readOptionalFile } from './read-optional-file.js';
-import { buildSuggestionIndex, type SuggestionEntry, type SuggestionIndex } from './suggestion-index.js';
+import {
+  buildSuggestionIndex,
+  foldForSearch,
+  type SuggestionEntry,
+  type SuggestionIndex,
+} from './suggestion-index.js';
 
 /** Autocomplete for the funnel's free-text fields, built once at start. */
 export interface Suggestions {
@@ -41,8 +46,9 @@ const PLACEHOLDER_SURNAMES = new Set(['NULL', 'DOE']);
 
 // Job-title tiers: everyday titles (reported by O*NET survey respondents or BLS direct-match titles) first, then
 // the plural SOC/O*NET occupation names, then O*NET's long alternate-title list as a fallback. Within a tier the
-// order is alphabetical, which puts the bare title ("Nurse") before its specialisations.
-const JOB_TITLE_WEIGHT = { everyday: 2, occupation: 1, alternate: 0 } as const;
+// more frequent title comes first: frequency is how many O*NET occupations list it as an alternate title ("Cashier"
+// four, "Cash Register Operator" none; "Nurse" three, "Nursing Aide" one), then alphabetically.
+const JOB_TITLE_WEIGHT = { everyday: 2000, occupation: 1000, alternate: 0 } as const;
 
 /**
  * Loads the suggestion datasets from `dir` in parallel. Without `dir`, or for each missing file, that field
@@ -103,22 +109,30 @@ async function loadJobTitles(dir: string): Promise<SuggestionEntry[] | undefined
     readOptionalFile(join(dir, SUGGESTION_FILES.alternateJobTitles)),
   ]);
   if (common === undefined && alternates === undefined) return undefined;
+  const alternateTitles =
+    alternates === undefined
+      ? []
+      : parseCsvRecords(alternates, ['alternate_title']).map((row) => row.alternate_title.trim());
+  const frequency = new Map<string, number>();
+  for (const title of alternateTitles) {
+    const key = foldForSearch(title);
+    frequency.set(key, (frequency.get(key) ?? 0) + 1);
+  }
+  const weighted = (title: string, tier: number) => ({
+    text: title,
+    weight: tier + (frequency.get(foldForSearch(title)) ?? 0),
+  });
   const entries: SuggestionEntry[] = [];
   if (common !== undefined) {
     for (const row of parseCsvRecords(common, ['title', 'sources'])) {
       const sources = row.sources.split('|');
       const everyday = sources.includes('onet_reported') || sources.includes('bls_dmtf');
-      entries.push({
-        text: row.title.trim(),
-        weight: everyday ? JOB_TITLE_WEIGHT.everyday : JOB_TITLE_WEIGHT.occupation,
-      });
+      entries.push(
+        weighted(row.title.trim(), everyday ? JOB_TITLE_WEIGHT.everyday : JOB_TITLE_WEIGHT.occupation),
+      );
     }
   }
-  if (alternates !== undefined) {
-    for (const row of parseCsvRecords(alternates, ['alternate_title'])) {
-      entries.push({ text: row.alternate_title.trim(), weight: JOB_TITLE_WEIGHT.alternate });
-    }
-  }
+  for (const title of alternateTitles) entries.push(weighted(title, JOB_TITLE_WEIGHT.alternate));
   return entries;
 }
 

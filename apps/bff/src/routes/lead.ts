@@ -3,11 +3,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   CreateLeadRequestSchema,
   DeepLinkLeadRequestSchema,
+  createLeadBodySchema,
   LeadSummarySchema,
   StepSavedSchema,
 } from '@funnel/contracts/api';
-import { ApiErrorSchema } from '@funnel/contracts/errors';
+import { ApiErrorSchema, fieldErrors } from '@funnel/contracts/errors';
 import { toClientFields } from '@funnel/contracts/fields';
+import { HttpError } from '../http-error.js';
 import { SAMPLE_LEAD } from '@funnel/contracts/sample-lead';
 import { STEPS, getStep, type StepName } from '@funnel/contracts/steps';
 
@@ -38,6 +40,12 @@ const leadRoutes: FastifyPluginAsyncZod = async (app) => {
     '/lead',
     {
       config: { rateLimit: {} },
+      // The union below documents both bodies; validating against the one the body means first answers a
+      // mistake with that form's per-field messages instead of the union's 'Invalid input'.
+      preValidation: async (request) => {
+        const parsed = createLeadBodySchema(request.body).safeParse(request.body);
+        if (!parsed.success) throw HttpError.validation(fieldErrors(parsed.error));
+      },
       schema: {
         summary: 'Create a lead from the landing form (or pre-fill one from a deep link)',
         description:
@@ -64,6 +72,25 @@ const leadRoutes: FastifyPluginAsyncZod = async (app) => {
           : await app.leads.createFromDeepLink(body, context);
       reply.bindLead(id);
       return reply.code(201).send(summary);
+    },
+  );
+
+  app.delete(
+    '/lead',
+    {
+      schema: {
+        summary: "Start over: abandon the visitor's unfinished application",
+        description:
+          'Erases the draft bound to the session cookie (a submitted lead is kept) and clears the cookie, so ' +
+          'the next landing form starts a new lead. Answers 204 with or without a session.',
+        tags: ['lead'],
+        response: { 204: z.null().describe('Abandoned') },
+      },
+    },
+    async (request, reply) => {
+      await app.leads.abandon(request.sessionLeadId());
+      reply.unbindLead();
+      return reply.code(204).send(null);
     },
   );
 

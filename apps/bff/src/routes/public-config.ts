@@ -12,6 +12,8 @@ import type { ConsentScripts } from '../consent/consent-scripts.js';
 export interface PublicConfigRouteOptions {
   scripts: ConsentScripts;
   partnerListVersion: string;
+  /** BUSINESS_TIME_ZONE: the day ages and pay dates are checked on. */
+  businessTimeZone: string;
 }
 
 /** What the browser needs to know about this deployment: public by nature, never a secret. */
@@ -20,6 +22,7 @@ const publicConfigRoutes: FastifyPluginAsyncZod<PublicConfigRouteOptions> = asyn
   const config: PublicConfig = {
     consentVersion: CONSENT_VERSION,
     partnerListVersion: options.partnerListVersion,
+    businessTimeZone: options.businessTimeZone,
     trustedForm: {
       enabled: trustedForm !== undefined,
       ...(trustedForm ? { scriptUrl: trustedForm.scriptUrl } : {}),
@@ -40,7 +43,8 @@ const publicConfigRoutes: FastifyPluginAsyncZod<PublicConfigRouteOptions> = asyn
       schema: {
         summary: 'Public configuration for the web app',
         description:
-          'The consent text version, the partner list version, and which consent-certification scripts to ' +
+          'The consent text version, the partner list version, the business time zone (the calendar day ages ' +
+          'and pay dates are checked on), and which consent-certification scripts to ' +
           'load. When `trustedForm.enabled`, the landing and SSN pages add `scriptUrl` and a hidden input ' +
           `\`${TRUSTEDFORM_CERT_FIELD}\`; when \`jornaya.enabled\`, they add its \`scriptUrl\`, a hidden input ` +
           `\`${JORNAYA_TOKEN_FIELD}\` and wrap the consent text in a label with id ` +

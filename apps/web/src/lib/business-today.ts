@@ -1,17 +1,26 @@
 /**
- * The BFF checks ages and pay dates against today in its business time zone (BUSINESS_TIME_ZONE, New York by
- * default). The browser uses the same calendar day, so every date it offers is one the BFF accepts, wherever the
- * visitor is.
+ * The BFF checks ages and pay dates against today in its business time zone (BUSINESS_TIME_ZONE). The browser
+ * uses the same calendar day, so every date it offers is one the BFF accepts, wherever the visitor is. The zone
+ * comes from GET /api/v1/config (`setBusinessTimeZone`, called when the configuration arrives; the root layout
+ * holds funnel screens until then); the BFF's default stands in only if the configuration cannot be read.
  */
-const BUSINESS_TIME_ZONE = 'America/New_York';
+const FALLBACK_TIME_ZONE = 'America/New_York';
+
+let isoDay = formatterFor(FALLBACK_TIME_ZONE);
 
 // en-CA formats a date as YYYY-MM-DD.
-const isoDay = new Intl.DateTimeFormat('en-CA', {
-  timeZone: BUSINESS_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+}
+
+/** Uses `timeZone` (an IANA name from the BFF) for {@link businessToday}; an unknown name keeps the current one. */
+export function setBusinessTimeZone(timeZone: string): void {
+  try {
+    isoDay = formatterFor(timeZone);
+  } catch {
+    // Intl refuses names it does not know; the day of the zone in use is still the best guess.
+  }
+}
 
 /** Today in the business time zone, 'YYYY-MM-DD'. */
 export function businessToday(now: Date = new Date()): string {

@@ -10,11 +10,12 @@ export function getLead(signal?: AbortSignal): Promise<LeadSummary> {
 }
 
 /** The lead behind the session cookie. It changes only when a step is saved, which refetches it. */
-export function useLead() {
+export function useLead({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: LEAD_QUERY_KEY,
     queryFn: ({ signal }) => getLead(signal),
     staleTime: Infinity,
+    enabled,
   });
 }
 

@@ -1,12 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { PublicConfigSchema, type PublicConfig } from '@funnel/contracts/public-config';
 import { apiRequest } from './api-client';
+import { setBusinessTimeZone } from './business-today';
 
 export const PUBLIC_CONFIG_QUERY_KEY = ['public-config'] as const;
 
-/** GET /api/v1/config — which consent scripts this deployment loads, versions and data credits; nothing secret. */
-export function getPublicConfig(signal?: AbortSignal): Promise<PublicConfig> {
-  return apiRequest('/config', PublicConfigSchema, { signal });
+/**
+ * GET /api/v1/config — which consent scripts this deployment loads, versions, the business time zone and data
+ * credits; nothing secret. The time zone is applied to `businessToday` as soon as it arrives.
+ */
+export async function getPublicConfig(signal?: AbortSignal): Promise<PublicConfig> {
+  const config = await apiRequest('/config', PublicConfigSchema, { signal });
+  setBusinessTimeZone(config.businessTimeZone);
+  return config;
 }
 
 /** The deployment's public configuration. It only changes with a deployment, so it is read once per visit. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSsn, isValidSsn, ssnDigits } from './ssn.js';
+import { formatSsn, hasSsnFormat, isValidSsn, ssnDigits } from './ssn.js';
 
 describe('isValidSsn', () => {
   it('accepts the dashed and the plain form', () => {
@@ -77,5 +77,15 @@ describe('formatSsn', () => {
 
   it('drops digits past the ninth', () => {
     expect(formatSsn('1234567890')).toBe('123-45-6789');
+  });
+});
+
+describe('hasSsnFormat', () => {
+  it('separates a wrong format from a number that is never issued', () => {
+    expect(hasSsnFormat('666-12-3456')).toBe(true);
+    expect(isValidSsn('666-12-3456')).toBe(false);
+    expect(hasSsnFormat('000000000')).toBe(true);
+    expect(hasSsnFormat('123-456789')).toBe(false);
+    expect(hasSsnFormat('123-45-678')).toBe(false);
   });
 });

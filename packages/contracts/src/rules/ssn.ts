@@ -1,14 +1,20 @@
 const SSN_SHAPE = /^(\d{3})-?(\d{2})-?(\d{4})$/;
 
 /**
+ * True for an SSN typed as '###-##-####' or as nine digits, whatever the number. Mixed forms such as
+ * '123-456789' are typos, not one of the two accepted shapes.
+ */
+export function hasSsnFormat(value: string): boolean {
+  return SSN_SHAPE.test(value) && (value.length === 9 || value.length === 11);
+}
+
+/**
  * True for a Social Security number the SSA can have issued, typed as '###-##-####' or as nine digits.
  * Never issued: area 000, 666 or 900–999 (900–999 are ITINs), group 00, serial 0000.
  */
 export function isValidSsn(value: string): boolean {
   const match = SSN_SHAPE.exec(value);
-  if (match === null) return false;
-  // Mixed forms such as '123-456789' are typos, not one of the two accepted shapes.
-  if (value.length !== 9 && value.length !== 11) return false;
+  if (match === null || !hasSsnFormat(value)) return false;
   const area = Number(match[1]);
   const group = Number(match[2]);
   const serial = Number(match[3]);

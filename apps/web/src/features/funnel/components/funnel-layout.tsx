@@ -33,7 +33,8 @@ export default function FunnelLayout() {
   return (
     <div className={styles.funnel}>
       <div className={`container ${styles.container}`}>
-        {handle && <ProgressBar value={'step' in handle ? progressFor(handle.step) : 100} />}
+        {/* /requestcash is the submit screen like /ssn: it shares its value; 100 only once submitted. */}
+        {handle && <ProgressBar value={progressFor('step' in handle ? handle.step : 'ssn')} />}
         <div className={styles.card}>
           {lead.isError ? (
             <div role="alert" className={styles.loadError}>

@@ -7,11 +7,14 @@ import { Button } from '@/components/ui/button';
 import { PageHeading } from '@/components/ui/page-heading';
 import { PageLoader } from '@/components/ui/page-loader';
 import { BRAND_NAME } from '@/config/brand';
+import { useLead } from '@/lib/get-lead';
 import { describeError, postClientLog } from '@/lib/post-client-log';
 import { useCreateLead } from '../api/create-lead';
 import { readDeepLink } from '../utils/read-deep-link';
 import { readLandingParams } from '../utils/read-landing-params';
+import { isUnfinished } from '../utils/resume-route';
 import { LandingForm } from './landing-form';
+import { ResumeOffer } from './resume-offer';
 import { TrustSeals } from './trust-seals';
 import { WhyChooseUs } from './why-choose-us';
 import styles from './landing.module.css';
@@ -22,6 +25,8 @@ import styles from './landing.module.css';
  * A deep link `?email=&loan_reason=` instead creates a pre-filled lead behind a full-page loader and continues on
  * the step the BFF names; it never resumes an existing lead (decisions.md). Either way the landing URL's
  * attribution parameters go with the landing request, and the consent-certification scripts run on the form.
+ * A returning visitor with an unfinished application is offered to continue it or start over in place of the
+ * form (decisions.md), so Get Started never silently begins a second application.
  */
 export default function LandingScreen() {
   const location = useLocation();
@@ -34,6 +39,15 @@ export default function LandingScreen() {
   const handled = useRef(false);
   const firstFieldRef = useRef<HTMLSelectElement>(null);
   const formRef = useRef<HTMLDivElement>(null);
+  // A deep link always starts a new lead; anyone else may have one to continue. New visitors see the form while
+  // the lead is read (a 404 for them), so the first screen never waits on it.
+  const lead = useLead({ enabled: !deepLink?.request });
+  const [startedOver, setStartedOver] = useState(false);
+  const resumable = !startedOver && isUnfinished(lead.data) ? lead.data : undefined;
+
+  useEffect(() => {
+    if (startedOver) firstFieldRef.current?.focus();
+  }, [startedOver]);
 
   useEffect(() => {
     if (!deepLink || handled.current) return;
@@ -75,11 +89,15 @@ export default function LandingScreen() {
             </ul>
           </div>
           <div ref={formRef} className={styles.formCard}>
-            <LandingForm
-              initialLoanReason={deepLink?.loanReason}
-              landingParams={landingParams}
-              firstFieldRef={firstFieldRef}
-            />
+            {resumable ? (
+              <ResumeOffer lead={resumable} onStartedOver={() => setStartedOver(true)} />
+            ) : (
+              <LandingForm
+                initialLoanReason={deepLink?.loanReason}
+                landingParams={landingParams}
+                firstFieldRef={firstFieldRef}
+              />
+            )}
           </div>
         </div>
       </section>
@@ -133,7 +151,8 @@ export default function LandingScreen() {
             variant="secondary"
             onClick={() => {
               formRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-              firstFieldRef.current?.focus({ preventScroll: true });
+              const target = firstFieldRef.current ?? formRef.current?.querySelector('button');
+              target?.focus({ preventScroll: true });
             }}
           >
             Get Started

@@ -15,8 +15,11 @@ import styles from './matching-screen.module.css';
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 
+const TITLE_ID = 'matching-title';
+
 function progressText(progress: ProgressState, amount: unknown): string {
   if (progress.step === 'connecting') return 'Connecting lenders';
+  if (progress.step !== 'searching') return 'Preparing your request';
   return typeof amount === 'number' ? `Searching lenders for ${usd.format(amount)}` : 'Searching lenders';
 }
 
@@ -32,7 +35,6 @@ export default function MatchingScreen() {
   const lead = useFreshLead();
   const pushed = useLeadOutcomeEvents();
   const [crossSellOpen, setCrossSellOpen] = useState(true);
-  const progressRegion = useRef<HTMLDivElement>(null);
   const alerted = useRef(false);
 
   const read = lead.isFetchedAfterMount ? lead.data?.outcome : undefined;
@@ -62,13 +64,15 @@ export default function MatchingScreen() {
     <div className={`container ${styles.wrapper}`}>
       <div className={styles.card}>
         <Spinner size="large" />
-        <PageHeading className={styles.title}>Please do not close this window</PageHeading>
+        <PageHeading id={TITLE_ID} className={styles.title}>
+          Please do not close this window
+        </PageHeading>
         <p className={styles.subtitle}>
           We are connecting you with lenders in our network. Once a lender is connected, you will be
           redirected to the lender&apos;s site.
         </p>
-        <IntroSteps progress={progress} answered={final} />
-        <div ref={progressRegion} tabIndex={-1} className={styles.progress}>
+        <IntroSteps index={progress.index} />
+        <div className={styles.progress}>
           <div className={styles.track} aria-hidden="true">
             <ProgressFill progress={progress} answered={final} />
           </div>
@@ -80,7 +84,10 @@ export default function MatchingScreen() {
           <CrossSellPanel
             onClose={() => {
               setCrossSellOpen(false);
-              progressRegion.current?.focus();
+              // The panel was below the fold: bring the title and the steps back into view (decisions.md).
+              const title = document.getElementById(TITLE_ID);
+              title?.scrollIntoView({ block: 'center' });
+              title?.focus({ preventScroll: true });
             }}
           />
         )}
@@ -95,7 +102,8 @@ export default function MatchingScreen() {
 }
 
 /**
- * The bar under the steps. It creeps towards the end over the search's 193 s, and runs to the end within a
+ * The bar under the steps. It moves a little with each intro step, creeps towards the end over the search's
+ * 193 s, and runs to the end within a
  * second once the answer is in (a new target restarts the transition from where the bar stands).
  */
 function ProgressFill({ progress, answered }: { progress: ProgressState; answered: boolean }) {
@@ -110,7 +118,9 @@ function ProgressFill({ progress, answered }: { progress: ProgressState; answere
       ? [1, 1_000]
       : progress.step === 'searching'
         ? [0.85, 193_000]
-        : [0.95, 500];
+        : progress.step === 'connecting'
+          ? [0.95, 500]
+          : [0.03 + 0.02 * progress.index, 1_500];
   return (
     <div
       className={styles.fill}

@@ -3,8 +3,10 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { PageHeading } from '@/components/ui/page-heading';
 import { PageLoader } from '@/components/ui/page-loader';
+import { useOnwardRedirect } from '../hooks/use-onward-redirect';
 import { useScreenOutcome } from '../hooks/use-screen-outcome';
 import { safeRedirectUrl } from '../utils/safe-redirect-url';
+import { RedirectNotice } from './redirect-notice';
 import { VerificationLoader } from './verification-loader';
 import styles from './outcome-screen.module.css';
 
@@ -12,18 +14,35 @@ interface OutcomeScreenProps {
   title: string;
   /** What the screen says under its title. */
   children: ReactNode;
+  /** What the screen adds when its outcome has an address to go to. */
+  withAddress?: ReactNode;
   /** What the screen says when its outcome carries no address to go to. */
   withoutAddress?: ReactNode;
   /** The "do not wait" link's text. */
   continueLabel: string;
+  /**
+   * How the screen announces the redirect: the sold screens' verification loader (spec §4), or, given where the
+   * address leads ("the lender's page"), a plain sentence (the reject screen, decisions.md).
+   */
+  redirectDestination?: string;
 }
 
 /**
  * The frame of the four outcome screens (decisions.md, "Outcomes and screens"): the title, the screen's text,
- * and, when the outcome has an address, the verification loader that sends the browser there after 2 s.
+ * and, when the outcome has an address, the note that the browser goes there after 2 s. Once it has gone, coming
+ * back to this screen (Back from the lender's page) shows the link instead of sending the visitor again.
  */
-export function OutcomeScreen({ title, children, withoutAddress, continueLabel }: OutcomeScreenProps) {
+export function OutcomeScreen({
+  title,
+  children,
+  withAddress,
+  withoutAddress,
+  continueLabel,
+  redirectDestination,
+}: OutcomeScreenProps) {
   const { outcome, failed, retry } = useScreenOutcome();
+  const address = safeRedirectUrl(outcome?.redirectUrl);
+  const { sent } = useOnwardRedirect(address, outcome);
 
   if (failed) {
     return (
@@ -37,13 +56,21 @@ export function OutcomeScreen({ title, children, withoutAddress, continueLabel }
   }
   if (!outcome) return <PageLoader message="Loading your result…" />;
 
-  const address = safeRedirectUrl(outcome.redirectUrl);
   return (
     <div className={`container ${styles.wrapper}`}>
       <div className={styles.card}>
         <PageHeading className={styles.title}>{title}</PageHeading>
-        <div className={styles.text}>{children}</div>
-        {address ? (
+        <div className={styles.text}>
+          {children}
+          {address && withAddress}
+        </div>
+        {address && sent ? (
+          <p className={styles.home}>
+            <a href={address}>{continueLabel}</a>
+          </p>
+        ) : address && redirectDestination ? (
+          <RedirectNotice address={address} destination={redirectDestination} continueLabel={continueLabel} />
+        ) : address ? (
           <VerificationLoader address={address} continueLabel={continueLabel} />
         ) : (
           <>

@@ -1,10 +1,8 @@
-import { useEffect, type CSSProperties } from 'react';
+import type { CSSProperties } from 'react';
 import { useCountToHundred } from '../hooks/use-count-to-hundred';
 import styles from './verification-loader.module.css';
 
-/** Every outcome screen with an address sends the browser there after 2 s (decisions.md). */
-export const REDIRECT_DELAY_MS = 2_000;
-/** The count reaches 100 % a little before the redirect, so 'Redirect...' is seen. */
+/** The count reaches 100 % a little before the redirect (2 s), so 'Redirect...' is seen. */
 const COUNT_MS = 1_600;
 
 interface VerificationLoaderProps {
@@ -15,17 +13,12 @@ interface VerificationLoaderProps {
 }
 
 /**
- * The verification loader (spec §4): a percentage counting to 100, then 'Redirect...', and the browser leaves for
- * `address` after 2 s. The link beside it leaves at once.
+ * The sold screens' verification loader (spec §4): a percentage counting to 100, then 'Redirect...', while
+ * `useOnwardRedirect` sends the browser on after 2 s. The link beside it leaves at once.
  */
 export function VerificationLoader({ address, continueLabel }: VerificationLoaderProps) {
   const percent = useCountToHundred(COUNT_MS);
   const done = percent >= 100;
-
-  useEffect(() => {
-    const timer = setTimeout(() => window.location.assign(address), REDIRECT_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [address]);
 
   return (
     <div className={styles.loader}>

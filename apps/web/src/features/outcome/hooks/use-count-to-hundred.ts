@@ -7,7 +7,8 @@ export function useCountToHundred(durationMs: number): number {
     let frame = 0;
     const start = performance.now();
     const tick = (now: number) => {
-      const next = Math.min(100, Math.floor(((now - start) / durationMs) * 100));
+      // A frame's timestamp can precede `start` (it is when the frame began): never below 0.
+      const next = Math.max(0, Math.min(100, Math.floor(((now - start) / durationMs) * 100)));
       setPercent(next);
       if (next < 100) frame = requestAnimationFrame(tick);
     };

@@ -6,9 +6,10 @@ export default function RedirectUpstartScreen() {
     <OutcomeScreen
       title="Suitable program found, REDIRECTING..."
       continueLabel="Continue to the program's site now"
+      withAddress={<p>We are taking you to its site.</p>}
       withoutAddress={<p>The program will contact you by email or phone about its offer.</p>}
     >
-      <p>A partner program in our network can consider your request. We are taking you to its site.</p>
+      <p>A partner program in our network can consider your request.</p>
     </OutcomeScreen>
   );
 }

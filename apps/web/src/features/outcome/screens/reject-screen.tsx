@@ -1,11 +1,15 @@
 import { OutcomeScreen } from '../components/outcome-screen';
 
-/** /reject-page: the lenders declined; when the network gave a reject address, the browser goes there after 2 s. */
+/**
+ * /reject-page: the lenders declined. The screen states the outcome; when the network gave a reject address, it
+ * says the browser goes there in 2 s (decisions.md), without a 'verifying' counter.
+ */
 export default function RejectScreen() {
   return (
     <OutcomeScreen
       title="Sorry, we were unable to connect you with a lender"
       continueLabel="Continue now"
+      redirectDestination="the lender's page"
       withoutAddress={<p>You can try again later, or with a different amount.</p>}
     >
       <p>None of the lenders in our network could make you an offer this time.</p>
