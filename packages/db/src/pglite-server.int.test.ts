@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { LeadEvent } from '@funnel/contracts/lead-events';
@@ -131,4 +134,26 @@ describe('the embedded default: PGlite over the wire protocol', () => {
       .executeTakeFirstOrThrow();
     expect(Number(n)).toBe(53);
   });
+
+  it('keeps its data in the data directory across restarts', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'pglite-'));
+    try {
+      const first = await startPgliteServer({ dataDir });
+      const before = openDatabase({ url: first.url, max: 1 });
+      await migrate(before);
+      await recordEvents(before, lead(900, 2));
+      await before.destroy();
+      await first.stop();
+
+      const second = await startPgliteServer({ dataDir });
+      const after = openDatabase({ url: second.url, max: 1 });
+      expect(await migrate(after)).toEqual([]);
+      const rows = await after.selectFrom('lead_steps').select('step').orderBy('step').execute();
+      expect(rows.map((r) => r.step)).toEqual(STEP_NAMES.slice(0, 2).toSorted());
+      await after.destroy();
+      await second.stop();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
