@@ -57,17 +57,34 @@ if (!(await redisAnswers(env.REDIS_URL))) {
   );
 }
 
-// The system of record: DATABASE_URL when set, else the machine's PostgreSQL when one answers at 127.0.0.1:5432.
-// (Without either, lead events and reports are off: the funnel runs as before. PGlite is not wired in yet.)
+if (env.START_SKIP_BUILD !== '1') {
+  say('Building (turbo caches what has not changed)…');
+  const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+// The system of record: DATABASE_URL when set, else the machine's PostgreSQL when one answers at 127.0.0.1:5432,
+// else PGlite (PostgreSQL compiled to WebAssembly) in this process with its data in .data/pglite, served on a
+// loopback port so the BFF and the worker use it like any PostgreSQL (ADR 0011). START_PGLITE=1 skips the probe.
 const LOCAL_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+let pglite;
 if (env.DATABASE_URL) {
   say(`System of record: the PostgreSQL at ${new URL(env.DATABASE_URL).host} (DATABASE_URL).`);
-} else if (await postgresAnswers(LOCAL_DATABASE_URL)) {
+} else if (env.START_PGLITE !== '1' && (await postgresAnswers(LOCAL_DATABASE_URL))) {
   env.DATABASE_URL = LOCAL_DATABASE_URL;
   say(`System of record: the local PostgreSQL at 127.0.0.1:5432 (set DATABASE_URL to choose another).`);
 } else {
+  const { startPgliteServer } = await import('@funnel/db/pglite-server');
+  pglite = await startPgliteServer({ dataDir: path.join(dataDir, 'pglite') });
+  env.DATABASE_URL = pglite.url;
   say(
-    'No PostgreSQL answered at 127.0.0.1:5432 and DATABASE_URL is not set: lead events and reports are off.',
+    `System of record: PGlite (embedded PostgreSQL, data in .data/pglite) at ${new URL(pglite.url).host}, ` +
+      `${env.START_PGLITE === '1' ? 'as START_PGLITE=1 asks' : 'as no PostgreSQL answered at 127.0.0.1:5432'} ` +
+      '(set DATABASE_URL to use a PostgreSQL server).',
   );
 }
 
@@ -83,16 +100,6 @@ async function postgresAnswers(url) {
   } finally {
     await client.end().catch(() => undefined);
   }
-}
-
-if (env.START_SKIP_BUILD !== '1') {
-  say('Building (turbo caches what has not changed)…');
-  const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], {
-    cwd: root,
-    stdio: 'inherit',
-    env,
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
 env.WEB_DIST_DIR ??= path.join(root, 'apps/web/dist');
@@ -120,7 +127,9 @@ function stop(code = 0) {
       (child) =>
         new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve))),
     ),
-  ).then(() => process.exit(code));
+  )
+    .then(() => pglite?.stop())
+    .then(() => process.exit(code));
   setTimeout(() => process.exit(code), 20_000).unref();
 }
 process.on('SIGINT', () => stop(0));

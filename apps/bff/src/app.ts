@@ -136,7 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(lookupRoutes);
       await api.register(suggestRoutes);
       await api.register(clientLogRoutes);
-      await api.register(privacyRoutes);
+      await api.register(privacyRoutes, { db, sealer });
       await api.register(crossSellRoutes, { now });
       await api.register(publicConfigRoutes, {
         scripts,

@@ -14,12 +14,14 @@ const ABANDONED_MS = 30_000;
 /** How often to look for such entries. */
 const CLAIM_EVERY_MS = 5_000;
 
-export interface EventDrainerOptions {
+export type StreamEntries = Array<[id: string, fields: string[]]>;
+
+export interface StreamDrainerOptions {
   /** A connection of its own: the drainer blocks on it. */
   redis: Redis;
-  db: Kysely<Database>;
-  /** The stream (`EventOutbox.key`). */
   streamKey: string;
+  /** What the entries are, for the logs ('lead events'). */
+  what: string;
   logger: Logger;
   batchSize?: number;
   /** How long to wait before trying PostgreSQL again after a failure. */
@@ -29,6 +31,12 @@ export interface EventDrainerOptions {
    * the next is read. Rows are written in key order, so concurrent batches cannot deadlock.
    */
   concurrency?: number;
+  /** Writes a batch to PostgreSQL (on the batch's own Redis connection); throws to have it written again. */
+  write: (redis: Redis, entries: StreamEntries) => Promise<void>;
+}
+
+export interface EventDrainerOptions extends Omit<StreamDrainerOptions, 'what' | 'write'> {
+  db: Kysely<Database>;
   /**
    * The consent archive: when a lead's `submitted` event is drained, its retained consent (the lead store's Redis
    * copy) is archived in the same transaction, contact sealed, and the Redis copy is then removed.
@@ -38,21 +46,12 @@ export interface EventDrainerOptions {
   onDrained?: (written: number) => void;
 }
 
-type StreamEntries = Array<[id: string, fields: string[]]>;
-
 /**
- * Drains the lead-event stream into PostgreSQL, at least once: a batch is acknowledged and removed from Redis only
- * after its transaction committed, and a batch written twice changes nothing (event ids). While PostgreSQL is
- * down the events wait in Redis (lag, never loss); entries a crashed drainer held are taken over after 30 s.
+ * Drains the lead-event stream into PostgreSQL, at least once: a batch written twice changes nothing (event ids).
+ * While PostgreSQL is down the events wait in Redis (lag, never loss).
  */
 export function startEventDrainer(options: EventDrainerOptions): { stop(): Promise<void> } {
-  const { redis, streamKey, logger } = options;
-  const batchSize = options.batchSize ?? 500;
-  const retryMs = options.retryMs ?? 1000;
-  const concurrency = options.concurrency ?? 3;
-  const connections = [redis, ...Array.from({ length: concurrency - 1 }, () => redis.duplicate())];
-  let stopping = false;
-  let failing = false;
+  const { logger } = options;
 
   const parse = (entries: StreamEntries): LeadEvent[] =>
     entries.flatMap(([id, fields]) => {
@@ -86,7 +85,6 @@ export function startEventDrainer(options: EventDrainerOptions): { stop(): Promi
   };
 
   const write = async (redis: Redis, entries: StreamEntries): Promise<void> => {
-    if (entries.length === 0) return;
     const events = parse(entries);
     const consents = options.consents ? await retainedConsents(redis, events) : [];
     const written = await recordEvents(
@@ -96,15 +94,38 @@ export function startEventDrainer(options: EventDrainerOptions): { stop(): Promi
         ? (trx) => archiveConsents(trx, consents, options.consents!)
         : undefined,
     );
+    // After the commit, before the entries are acknowledged: a batch written again finds the copies gone.
+    if (consents.length > 0) await dropRedisCopies(redis, consents);
+    options.onDrained?.(written);
+  };
+
+  return startStreamDrainer({ ...options, what: 'lead events', write });
+}
+
+/**
+ * Drains a Redis stream into PostgreSQL through a consumer group, at least once: a batch is acknowledged and
+ * removed from Redis only after `write` succeeded, so `write` must be idempotent. While PostgreSQL is down the
+ * entries wait in Redis (lag, never loss); entries a crashed drainer held are taken over after 30 s.
+ */
+export function startStreamDrainer(options: StreamDrainerOptions): { stop(): Promise<void> } {
+  const { redis, streamKey, logger, what } = options;
+  const batchSize = options.batchSize ?? 500;
+  const retryMs = options.retryMs ?? 1000;
+  const concurrency = options.concurrency ?? 3;
+  const connections = [redis, ...Array.from({ length: concurrency - 1 }, () => redis.duplicate())];
+  let stopping = false;
+  let failing = false;
+
+  const write = async (redis: Redis, entries: StreamEntries): Promise<void> => {
+    if (entries.length === 0) return;
+    await options.write(redis, entries);
     const ids = entries.map(([id]) => id);
     await redis
       .multi()
       .xack(streamKey, GROUP, ...ids)
       .xdel(streamKey, ...ids)
       .exec();
-    if (consents.length > 0) await dropRedisCopies(redis, consents);
-    options.onDrained?.(written);
-    if (failing) logger.warn('system of record reachable again; draining');
+    if (failing) logger.warn(`system of record reachable again; draining ${what}`);
     failing = false;
   };
 
@@ -168,7 +189,7 @@ export function startEventDrainer(options: EventDrainerOptions): { stop(): Promi
       } catch (error) {
         if (stopping) break;
         if (!failing)
-          logger.warn({ err: (error as Error).message }, 'lead events wait in Redis: cannot write them yet');
+          logger.warn({ err: (error as Error).message }, `${what} wait in Redis: cannot write them yet`);
         failing = true;
         ownPending = true;
         await new Promise((resolve) => setTimeout(resolve, retryMs));
@@ -178,7 +199,7 @@ export function startEventDrainer(options: EventDrainerOptions): { stop(): Promi
   const running = Promise.all(
     connections.map((connection, i) =>
       loop(connection, `${hostname()}-${process.pid}-${i}`).catch((error: Error) =>
-        logger.error({ err: error }, 'event drainer stopped'),
+        logger.error({ err: error }, `${what} drainer stopped`),
       ),
     ),
   );

@@ -77,13 +77,14 @@ const outbound = new OutboundHttp({ connectTimeoutMs: 5000, responseTimeoutMs: 1
 const trustedForm = env.TRUSTEDFORM_API_KEY
   ? { apiKey: env.TRUSTEDFORM_API_KEY, certOrigin: env.TRUSTEDFORM_CERT_ORIGIN }
   : undefined;
+const suppression = new SuppressionList(connection, {
+  keyPrefix: env.REDIS_KEY_PREFIX,
+  hashSecret: env.SUPPRESSION_HASH_SECRET,
+});
 const followUpWorkers = createFollowUpWorkers(
   {
     store,
-    suppression: new SuppressionList(connection, {
-      keyPrefix: env.REDIS_KEY_PREFIX,
-      hashSecret: env.SUPPRESSION_HASH_SECRET,
-    }),
+    suppression,
     http: outbound,
     brevo: env.BREVO_API_KEY
       ? { baseUrl: env.BREVO_API_URL, apiKey: env.BREVO_API_KEY, listIds: env.BREVO_LIST_IDS }
@@ -149,6 +150,7 @@ const systemOfRecord = env.DATABASE_URL
         retentionDays: env.CONSENT_RETENTION_DAYS,
         consentKey: (leadId) => store.consentKey(leadId),
       },
+      privacy: { streamKey: suppression.streamKey, hashSecret: env.SUPPRESSION_HASH_SECRET },
       logger,
       onDrained: (n) => metrics?.eventsDrained.inc(n),
     })

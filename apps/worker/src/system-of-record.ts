@@ -2,7 +2,8 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { purgeExpiredConsents, type ContactSealer } from '@funnel/db/consent-archive';
 import { migrate, openDatabase } from '@funnel/db/database';
-import { startEventDrainer } from './event-drainer.js';
+import { startEventDrainer, startStreamDrainer } from './event-drainer.js';
+import { privacyLogWriter } from './privacy-log-drain.js';
 
 const MIGRATE_RETRY_MS = 2000;
 const RETENTION_EVERY_MS = 3600_000;
@@ -13,19 +14,22 @@ export interface SystemOfRecordOptions {
   /** The lead-event stream (`EventOutbox.key`). */
   streamKey: string;
   consents: { sealer: ContactSealer; retentionDays: number; consentKey: (leadId: string) => string };
+  /** The privacy-request log: the suppression list's stream (`SuppressionList.streamKey`) and its hash secret. */
+  privacy: { streamKey: string; hashSecret: string };
   logger: Logger;
   onDrained?: (written: number) => void;
 }
 
 /**
  * The worker's side of the system of record (ADR 0009): applies the migrations (retried until PostgreSQL answers,
- * without holding up the leads), then drains lead events and runs the consent archive's hourly retention pass.
+ * without holding up the leads), then drains lead events and privacy requests, and runs the consent archive's
+ * hourly retention pass.
  */
 export function startSystemOfRecord(options: SystemOfRecordOptions): { stop(): Promise<void> } {
   const { logger } = options;
   const database = openDatabase({ url: options.databaseUrl });
   let stopping = false;
-  let drainer: { stop(): Promise<void> } | undefined;
+  const drainers: Array<{ stop(): Promise<void> }> = [];
   let retention: NodeJS.Timeout | undefined;
 
   const purge = () =>
@@ -52,14 +56,31 @@ export function startSystemOfRecord(options: SystemOfRecordOptions): { stop(): P
     void purge();
     retention = setInterval(() => void purge(), RETENTION_EVERY_MS);
     retention.unref();
-    drainer = startEventDrainer({
-      redis: new Redis(options.redisUrl, { maxRetriesPerRequest: null }),
-      db: database,
-      streamKey: options.streamKey,
-      logger,
-      consents: options.consents,
-      ...(options.onDrained ? { onDrained: options.onDrained } : {}),
-    });
+    drainers.push(
+      startEventDrainer({
+        redis: new Redis(options.redisUrl, { maxRetriesPerRequest: null }),
+        db: database,
+        streamKey: options.streamKey,
+        logger,
+        consents: options.consents,
+        ...(options.onDrained ? { onDrained: options.onDrained } : {}),
+      }),
+      // A few requests a day: one batch at a time is plenty.
+      startStreamDrainer({
+        redis: new Redis(options.redisUrl, { maxRetriesPerRequest: null }),
+        streamKey: options.privacy.streamKey,
+        what: 'privacy requests',
+        logger,
+        concurrency: 1,
+        batchSize: 100,
+        write: privacyLogWriter({
+          db: database,
+          sealer: options.consents.sealer,
+          hashSecret: options.privacy.hashSecret,
+          logger,
+        }),
+      }),
+    );
   })();
 
   return {
@@ -67,7 +88,7 @@ export function startSystemOfRecord(options: SystemOfRecordOptions): { stop(): P
       stopping = true;
       await starting;
       clearInterval(retention);
-      await drainer?.stop();
+      await Promise.all(drainers.map((drainer) => drainer.stop()));
       await database.destroy();
     },
   };

@@ -166,3 +166,33 @@ export type DoNotSellFlag = z.infer<typeof DoNotSellFlagSchema>;
 /** GET /api/v1/partners: the fixed partner names, then those of the configured partner source. */
 export const PartnersSchema = z.object({ partners: z.array(z.string()) });
 export type Partners = z.infer<typeof PartnersSchema>;
+
+// The privacy-request log (operator).
+
+/** GET /api/v1/admin/privacy-requests: the requests made between two UTC days (`to` included), oldest first. */
+export const PrivacyRequestLogQuerySchema = z
+  .object({
+    from: z.iso.date(),
+    to: z.iso.date(),
+    limit: z.coerce.number().int().min(1).max(1000).default(500),
+  })
+  .refine((q) => q.from <= q.to, { error: "'from' must not be after 'to'.", path: ['to'] });
+export type PrivacyRequestLogQuery = z.infer<typeof PrivacyRequestLogQuerySchema>;
+
+/**
+ * One logged privacy request. `request` is the request as sent (it names the person); it is absent once a
+ * deletion request erased it (`erasedAt`), and for requests that named nobody (Global Privacy Control, erasures).
+ * `details` names nobody and is kept: the unsubscribe reason, the state of residence, what an erasure removed.
+ */
+export const PrivacyRequestLogEntrySchema = z.object({
+  requestId: z.string(),
+  type: z.enum([...PRIVACY_REQUEST_TYPES, 'deletion']),
+  source: z.enum(['form', 'global-privacy-control', 'operator']),
+  at: z.string(),
+  leadId: z.string().optional(),
+  details: z.record(z.string(), z.unknown()),
+  request: z.record(z.string(), z.unknown()).optional(),
+  erasedAt: z.string().optional(),
+});
+export const PrivacyRequestLogSchema = z.object({ requests: z.array(PrivacyRequestLogEntrySchema) });
+export type PrivacyRequestLog = z.infer<typeof PrivacyRequestLogSchema>;

@@ -42,6 +42,25 @@ export interface Database {
     /** The name, email and phone it covers: JSON sealed with the field-encryption key ring (AES-256-GCM). */
     contact_sealed: string;
   };
+  privacy_requests: {
+    /** The request id the suppression list gave it (a UUID). */
+    request_id: string;
+    /** unsubscribe | do-not-sell | deletion */
+    type: string;
+    /** form | global-privacy-control | operator */
+    source: string;
+    at: Date;
+    /** The visitor's own lead, when the request came with its session and the lead was flagged. */
+    lead_id: string | null;
+    /** `email:<hmac>` / `phone:<hmac>`: the keyed hashes of the contact (SUPPRESSION_HASH_SECRET). */
+    contact_hashes: string[];
+    /** What names nobody: the unsubscribe reason, the state of residence, or what an erasure removed. */
+    details: unknown;
+    /** The request as sent (it names the person): JSON sealed with the field-encryption key ring; null once erased. */
+    request_sealed: string | null;
+    /** When a deletion request for this contact erased `request_sealed`. */
+    erased_at: Date | null;
+  };
 }
 
 /**
@@ -115,6 +134,33 @@ const MIGRATIONS: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('consent_archive').execute();
+    },
+  },
+  '0003_privacy_requests': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('privacy_requests')
+        .addColumn('request_id', 'text', (c) => c.primaryKey())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('at', 'timestamptz', (c) => c.notNull())
+        .addColumn('lead_id', 'text')
+        .addColumn('contact_hashes', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'`))
+        .addColumn('details', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
+        .addColumn('request_sealed', 'text')
+        .addColumn('erased_at', 'timestamptz')
+        .execute();
+      await db.schema.createIndex('privacy_requests_at').on('privacy_requests').column('at').execute();
+      // Erasure finds a person's requests by the hashes of their email and phone.
+      await db.schema
+        .createIndex('privacy_requests_contact')
+        .on('privacy_requests')
+        .using('gin')
+        .column('contact_hashes')
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('privacy_requests').execute();
     },
   },
 };

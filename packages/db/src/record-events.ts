@@ -65,36 +65,81 @@ function summaryPatch(event: LeadEvent): SummaryPatch | undefined {
   }
 }
 
-async function upsertSummaries(trx: Transaction<Database>, patches: SummaryPatch[]): Promise<void> {
-  // Rows with the same set of columns go in one statement; a value already stored is never replaced.
-  const groups = new Map<string, SummaryPatch[]>();
-  for (const patch of mergePatches(patches).sort((a, b) => (a.lead_id < b.lead_id ? -1 : 1))) {
-    const columns = SUMMARY_COLUMNS.filter((c) => patch[c] !== undefined).join(',');
-    groups.set(columns, [...(groups.get(columns) ?? []), patch]);
+/** The SQL type of each summary column, for the arrays `unnest` takes. */
+const SUMMARY_TYPES: Record<(typeof SUMMARY_COLUMNS)[number], string> = {
+  created_at: 'timestamptz',
+  source: 'text',
+  affiliate: 'text',
+  utm_source: 'text',
+  campaign_type: 'text',
+  amount: 'integer',
+  loan_reason: 'text',
+  state: 'text',
+  submitted_at: 'timestamptz',
+  outcome: 'text',
+  outcome_reason: 'text',
+  decided_at: 'timestamptz',
+  seconds_to_decision: 'double precision',
+};
+
+/** The first completion of each step of each lead in `events`, in key order. */
+function stepRows(events: readonly LeadEvent[]) {
+  const steps = new Map<string, { lead_id: string; step: string; completed_at: Date }>();
+  for (const event of events) {
+    if (event.type !== 'step_completed') continue;
+    const key = `${event.leadId}:${event.step}`;
+    if (!steps.has(key))
+      steps.set(key, { lead_id: event.leadId, step: event.step, completed_at: new Date(event.at) });
   }
-  for (const [joined, rows] of groups) {
-    const columns = joined ? (joined.split(',') as Array<(typeof SUMMARY_COLUMNS)[number]>) : [];
-    await trx
-      .insertInto('lead_summary')
-      .values(rows as Summary[])
-      .onConflict((oc) =>
-        columns.length === 0
-          ? oc.column('lead_id').doNothing()
-          : oc
-              .column('lead_id')
-              .doUpdateSet(
-                Object.fromEntries(
-                  columns.map((c) => [c, sql`coalesce(lead_summary.${sql.ref(c)}, excluded.${sql.ref(c)})`]),
-                ),
-              ),
-      )
-      .execute();
-  }
+  return [...steps.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
 }
 
 /**
- * Writes `events` and what they say about each lead's summary, in one transaction, idempotently: an event id
- * already recorded (a batch read again after a crash) changes nothing. Answers how many events were new.
+ * The batch as one statement: events, steps and summaries, each table's rows as one array per column (`unnest`),
+ * so the statement has the same 22 parameters whatever the batch size and PostgreSQL parses and binds little
+ * (bench/RESULTS.md). One statement is one transaction. Steps and summaries are written for every event of the
+ * batch, not only the new ones: a step is kept once and a summary value never replaced (`coalesce`; null fills
+ * nothing), so an event written again changes nothing. Answers how many events were new.
+ */
+function batchStatement(events: readonly LeadEvent[]) {
+  const steps = stepRows(events);
+  const summaries = mergePatches(
+    events.map(summaryPatch).filter((p): p is SummaryPatch => p !== undefined),
+  ).sort((a, b) => (a.lead_id < b.lead_id ? -1 : 1));
+  const summaryColumns = sql.join(SUMMARY_COLUMNS.map((c) => sql.ref(c)));
+  const summaryArrays = sql.join([
+    sql`${summaries.map((r) => r.lead_id)}::text[]`,
+    ...SUMMARY_COLUMNS.map((c) => sql`${summaries.map((r) => r[c] ?? null)}::${sql.raw(SUMMARY_TYPES[c])}[]`),
+  ]);
+  const keepFirst = sql.join(
+    SUMMARY_COLUMNS.map(
+      (c) => sql`${sql.ref(c)} = coalesce(lead_summary.${sql.ref(c)}, excluded.${sql.ref(c)})`,
+    ),
+  );
+  return sql<{ written: string }>`
+    with new_events as (
+      insert into lead_events (event_id, lead_id, type, at, data)
+      select * from unnest(${events.map((e) => e.eventId)}::text[], ${events.map((e) => e.leadId)}::text[],
+                           ${events.map((e) => e.type)}::text[], ${events.map((e) => new Date(e.at))}::timestamptz[],
+                           ${events.map(({ eventId: _id, leadId: _lead, type: _type, at: _at, ...data }) => JSON.stringify(data))}::jsonb[])
+      on conflict (event_id) do nothing
+      returning 1
+    ), new_steps as (
+      insert into lead_steps (lead_id, step, completed_at)
+      select * from unnest(${steps.map((r) => r.lead_id)}::text[], ${steps.map((r) => r.step)}::text[],
+                           ${steps.map((r) => r.completed_at)}::timestamptz[])
+      on conflict (lead_id, step) do nothing
+    ), summaries as (
+      insert into lead_summary (lead_id, ${summaryColumns})
+      select * from unnest(${summaryArrays})
+      on conflict (lead_id) do update set ${keepFirst}
+    )
+    select count(*) as written from new_events`;
+}
+
+/**
+ * Writes `events` and what they say about each lead's summary, at once, idempotently: an event id already
+ * recorded (a batch read again after a crash) changes nothing. Answers how many events were new.
  */
 export async function recordEvents(
   db: Kysely<Database>,
@@ -103,45 +148,16 @@ export async function recordEvents(
   alsoInTransaction?: (trx: Transaction<Database>) => Promise<void>,
 ): Promise<number> {
   if (events.length === 0) return 0;
-  return db.transaction().execute(async (trx) => {
-    await alsoInTransaction?.(trx);
-    // In key order in every table, so concurrent batches take their row locks in the same order.
-    const unique = [...new Map(events.map((e) => [e.eventId, e])).values()].sort((a, b) =>
-      a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0,
-    );
-    const inserted = await trx
-      .insertInto('lead_events')
-      .values(
-        unique.map(({ eventId, leadId, type, at, ...data }) => ({
-          event_id: eventId,
-          lead_id: leadId,
-          type,
-          at: new Date(at),
-          data: JSON.stringify(data),
-        })),
-      )
-      .onConflict((oc) => oc.column('event_id').doNothing())
-      .returning('event_id')
-      .execute();
-    const fresh = new Set(inserted.map((row) => row.event_id));
-    const news = unique.filter((e) => fresh.has(e.eventId));
-
-    const steps = new Map<string, { lead_id: string; step: string; completed_at: Date }>();
-    for (const event of news) {
-      if (event.type !== 'step_completed') continue;
-      const key = `${event.leadId}:${event.step}`;
-      if (!steps.has(key))
-        steps.set(key, { lead_id: event.leadId, step: event.step, completed_at: new Date(event.at) });
-    }
-    if (steps.size > 0) {
-      await trx
-        .insertInto('lead_steps')
-        .values([...steps.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row))
-        .onConflict((oc) => oc.columns(['lead_id', 'step']).doNothing())
-        .execute();
-    }
-    const patches = news.map(summaryPatch).filter((p): p is SummaryPatch => p !== undefined);
-    if (patches.length > 0) await upsertSummaries(trx, patches);
-    return news.length;
-  });
+  // In key order in every table, so concurrent batches take their row locks in the same order.
+  const unique = [...new Map(events.map((e) => [e.eventId, e])).values()].sort((a, b) =>
+    a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0,
+  );
+  const statement = batchStatement(unique);
+  const { rows } = alsoInTransaction
+    ? await db.transaction().execute(async (trx) => {
+        await alsoInTransaction(trx);
+        return statement.execute(trx);
+      })
+    : await statement.execute(db);
+  return Number(rows[0]!.written);
 }

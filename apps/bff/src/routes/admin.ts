@@ -79,9 +79,10 @@ const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, optio
         summary: 'Erase every lead of an email address and/or phone number',
         description:
           'For a verified deletion request: removes every lead that held the email or phone, its consent ' +
-          "record, its queued jobs and its contact-index entries. The person's earlier unsubscribe and " +
-          'do-not-sell requests stay (we must keep honouring them), and the erasure itself is recorded in the ' +
-          'privacy-request stream with the contact as keyed hashes only.',
+          "record, its queued jobs and its contact-index entries. The person's suppression entries stay (we " +
+          'must keep honouring their opt-outs). With a system of record, the contact is also erased from their ' +
+          'earlier requests in PostgreSQL, which keep only their type, time and outcome. The erasure itself is ' +
+          'recorded with the contact as keyed hashes only.',
         tags: ['admin'],
         security,
         body: DeletionRequestSchema,

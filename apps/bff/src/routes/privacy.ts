@@ -1,15 +1,32 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
 import {
   DoNotSellRequestSchema,
+  PrivacyRequestLogQuerySchema,
+  PrivacyRequestLogSchema,
   PrivacyRequestResultSchema,
   UnsubscribeRequestSchema,
+  type PrivacyRequestLog,
 } from '@funnel/contracts/privacy';
+import type { ContactSealer } from '@funnel/db/consent-archive';
+import type { Database } from '@funnel/db/database';
+import { listPrivacyRequests } from '@funnel/db/privacy-request-log';
+import { HttpError } from '../http-error.js';
+
+export interface PrivacyRoutesOptions {
+  /** The system of record, holding the privacy-request log; undefined when DATABASE_URL is not set. */
+  db?: Kysely<Database> | undefined;
+  /** Opens the logged requests (the field-encryption key ring). */
+  sealer?: ContactSealer;
+}
+
+const DAY_MS = 86_400_000;
 
 const answers = { 200: PrivacyRequestResultSchema, 400: ApiErrorSchema, 429: ApiErrorSchema };
 
-/** The two privacy request forms: unsubscribe and do-not-sell-my-information. */
-const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
+/** The two privacy request forms (unsubscribe, do-not-sell-my-information), and the operator's log of requests. */
+const privacyRoutes: FastifyPluginAsyncZod<PrivacyRoutesOptions> = async (app, options) => {
   app.post(
     '/privacy/unsubscribe',
     {
@@ -43,6 +60,47 @@ const privacyRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => app.privacyRequests.doNotSell(request.body, request.sessionLeadId()),
+  );
+
+  app.get(
+    '/admin/privacy-requests',
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        summary: 'The privacy-request log: unsubscribe, do-not-sell and deletion requests, oldest first',
+        description:
+          'From the system of record, between two UTC days (`to` included), at most `limit` (default 500). Each ' +
+          'request as sent, opened, to honour it and show an auditor; after a deletion request for the ' +
+          'contact, only the fact of it (type, time, reason or state, `erasedAt`). A request shows here once ' +
+          'the worker has drained it from Redis, normally within a second. 503 without DATABASE_URL.',
+        tags: ['admin'],
+        security: [{ adminToken: [] }],
+        querystring: PrivacyRequestLogQuerySchema,
+        response: {
+          200: PrivacyRequestLogSchema,
+          400: ApiErrorSchema,
+          401: ApiErrorSchema,
+          503: ApiErrorSchema,
+        },
+      },
+    },
+    async (request): Promise<PrivacyRequestLog> => {
+      if (!options.db || !options.sealer) {
+        throw new HttpError(
+          503,
+          'UNAVAILABLE',
+          'The privacy-request log needs the system of record: set DATABASE_URL.',
+        );
+      }
+      const from = new Date(`${request.query.from}T00:00:00Z`);
+      const to = new Date(Date.parse(`${request.query.to}T00:00:00Z`) + DAY_MS);
+      const requests = await listPrivacyRequests(
+        options.db,
+        { from, to, limit: request.query.limit },
+        options.sealer,
+      );
+      return { requests: requests as PrivacyRequestLog['requests'] };
+    },
   );
 };
 
