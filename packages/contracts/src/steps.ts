@@ -47,7 +47,8 @@ import {
   BankTenureSchema,
   ContactTimeSchema,
   CreditScoreSchema,
-  DOB_YEAR_COUNT,
+  DOB_MINIMUM_AGE,
+  dobYearRange,
   DirectDepositSchema,
   EmployerTenureSchema,
   HomeOwnershipSchema,
@@ -87,7 +88,6 @@ const LICENSE_ID_MAX = 25;
 const BANK_ACCOUNT_MIN = 4;
 /** decisions.md: NACHA's DFI account number field holds 17 characters. */
 const BANK_ACCOUNT_MAX = 17;
-const MINIMUM_AGE = 18;
 
 function cappedText(required: string, label: string, max: number) {
   return requiredText(required).max(max, { error: maxLengthMessage(label, max) });
@@ -386,9 +386,8 @@ function samePhone(a: unknown, b: unknown): boolean {
 function dobProblem(dobIso: string, todayIso: string): string | undefined {
   if (!isIsoDate(dobIso)) return DOB_INVALID;
   const year = Number(dobIso.slice(0, 4));
-  const currentYear = Number(todayIso.slice(0, 4));
-  if (year > currentYear || year <= currentYear - DOB_YEAR_COUNT) return DOB_INVALID;
-  return isAtLeastAge(dobIso, todayIso, MINIMUM_AGE) ? undefined : DOB_UNDER_18;
+  if (year > Number(todayIso.slice(0, 4)) || year < dobYearRange(todayIso).earliest) return DOB_INVALID;
+  return isAtLeastAge(dobIso, todayIso, DOB_MINIMUM_AGE) ? undefined : DOB_UNDER_18;
 }
 
 /**
@@ -412,13 +411,13 @@ export function createDobPartsSchema(todayIso: string) {
     .object({
       month: dobSelect(DOB_MONTH_REQUIRED, 1, 12),
       day: dobSelect(DOB_DAY_REQUIRED, 1, 31),
-      year: dobSelect(DOB_YEAR_REQUIRED, currentYear - DOB_YEAR_COUNT + 1, currentYear),
+      year: dobSelect(DOB_YEAR_REQUIRED, dobYearRange(todayIso).earliest, currentYear),
     })
     .superRefine(({ year, month, day }, ctx) => {
       // The day list follows the month; choosing a shorter month afterwards can strand a day such as the 31st.
       if (day > daysInMonth(year, month)) {
         ctx.addIssue({ code: 'custom', path: ['day'], message: DOB_DAY_REQUIRED });
-      } else if (!isAtLeastAge(formatIsoDate({ year, month, day }), todayIso, MINIMUM_AGE)) {
+      } else if (!isAtLeastAge(formatIsoDate({ year, month, day }), todayIso, DOB_MINIMUM_AGE)) {
         ctx.addIssue({ code: 'custom', path: ['year'], message: DOB_UNDER_18 });
       }
     })

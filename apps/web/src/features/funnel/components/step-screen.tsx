@@ -1,7 +1,6 @@
-import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { getStep, previousStep, type StepName } from '@funnel/contracts/steps';
-import { focusFirstInvalid } from '@/components/form/focus-first-invalid';
 import { Button } from '@/components/ui/button';
 import { PageHeading } from '@/components/ui/page-heading';
 import type { StepForm } from '../hooks/use-step-form';
@@ -14,7 +13,7 @@ export function stepHeadingId(step: StepName): string {
 
 interface StepScreenProps {
   step: StepName;
-  form: Pick<StepForm, 'busy' | 'formError' | 'rejections'>;
+  form: Pick<StepForm<never>, 'busy' | 'formError' | 'formRef'>;
   onSubmit: () => void;
   children: ReactNode;
   /** Shown above the question (a greeting). */
@@ -56,12 +55,7 @@ export function StepScreen({
   busyLabel,
   after,
 }: StepScreenProps) {
-  const formRef = useRef<HTMLFormElement>(null);
   const back = previousStep(step);
-
-  useEffect(() => {
-    if (form.rejections > 0) focusFirstInvalid(formRef.current);
-  }, [form.rejections]);
 
   return (
     <section className={styles.screen} aria-labelledby={stepHeadingId(step)}>
@@ -82,7 +76,7 @@ export function StepScreen({
         {getStep(step).title}
       </PageHeading>
       <form
-        ref={formRef}
+        ref={form.formRef}
         noValidate
         onKeyDown={submitOnEnter}
         onSubmit={(event) => {
