@@ -67,6 +67,22 @@ export function Combobox({
     getItemId: (index) => `${id}-option-${index}`,
   });
   const expanded = isOpen && options.length > 0;
+  const { ref: downshiftRef, ...inputProps } = getInputProps({
+    className: styles.input,
+    onBlur,
+    onKeyDown: (event) => {
+      onKeyDown?.(event);
+      const native = event.nativeEvent as KeyboardEvent & { preventDownshiftDefault?: boolean };
+      // Enter confirms an input method's composition, and with nothing highlighted it submits the form.
+      if (event.key === 'Enter' && (native.isComposing || highlightedIndex < 0)) {
+        native.preventDownshiftDefault = true;
+      }
+    },
+    'aria-expanded': expanded,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy(hint && ids.hint, error && ids.error),
+    ...input,
+  });
 
   return (
     <div className={styles.field}>
@@ -78,23 +94,13 @@ export function Combobox({
       )}
       <div className={styles.comboWrapper}>
         <input
-          {...getInputProps({
-            ref,
-            className: styles.input,
-            onBlur,
-            onKeyDown: (event) => {
-              onKeyDown?.(event);
-              const native = event.nativeEvent as KeyboardEvent & { preventDownshiftDefault?: boolean };
-              // Enter confirms an input method's composition, and with nothing highlighted it submits the form.
-              if (event.key === 'Enter' && (native.isComposing || highlightedIndex < 0)) {
-                native.preventDownshiftDefault = true;
-              }
-            },
-            'aria-expanded': expanded,
-            'aria-invalid': error ? true : undefined,
-            'aria-describedby': describedBy(hint && ids.hint, error && ids.error),
-            ...input,
-          })}
+          {...inputProps}
+          ref={(node) => {
+            // downshift's getter always hands back a ref callback (its own merged with any passed in).
+            (downshiftRef as (element: HTMLInputElement | null) => void)(node);
+            if (typeof ref === 'function') ref(node);
+            else if (ref) ref.current = node;
+          }}
         />
         <ul
           {...getMenuProps({ className: styles.listbox, 'aria-label': `${label} suggestions` })}

@@ -67,8 +67,8 @@ interface SchemaFormOptions<V extends FieldValues> {
 
 export interface SchemaForm<V extends FieldValues> {
   form: UseFormReturn<V, unknown, FieldValues>;
-  /** The `<form>` element, searched for the first invalid control after a refused submit. */
-  formRef: React.RefObject<HTMLFormElement | null>;
+  /** The `<form>` element's ref callback: the form is searched for the first invalid control after a refusal. */
+  attachForm: (form: HTMLFormElement | null) => void;
   /** True from the press until the work (validation, save, navigation) is over; presses meanwhile are ignored. */
   busy: boolean;
   /** Shows messages beside their fields and moves focus to the first one. */
@@ -98,15 +98,15 @@ export function useSchemaForm<V extends FieldValues>({
     // The DOM search below also reaches groups (radio cards, the date grid) and messages on no single control.
     shouldFocusError: false,
   });
-  const formRef = useRef<HTMLFormElement>(null);
+  const [formElement, setFormElement] = useState<HTMLFormElement | null>(null);
   const [busy, setBusy] = useState(false);
   const [rejections, setRejections] = useState(0);
   // `busy` drives rendering; the ref closes the gap between a press and the re-render it causes.
   const busyRef = useRef(false);
 
   useEffect(() => {
-    if (rejections > 0) focusFirstInvalid(formRef.current);
-  }, [rejections]);
+    if (rejections > 0) focusFirstInvalid(formElement);
+  }, [rejections, formElement]);
 
   function reject(fields: FieldMessages) {
     form.clearErrors();
@@ -136,7 +136,7 @@ export function useSchemaForm<V extends FieldValues>({
 
   return {
     form,
-    formRef,
+    attachForm: setFormElement,
     busy,
     reject,
     submit(onValid) {

@@ -13,7 +13,7 @@ export function stepHeadingId(step: StepName): string {
 
 interface StepScreenProps {
   step: StepName;
-  form: Pick<StepForm<never>, 'busy' | 'formError' | 'formRef'>;
+  form: Pick<StepForm<never>, 'busy' | 'formError' | 'attachForm'>;
   onSubmit: () => void;
   children: ReactNode;
   /** Shown above the question (a greeting). */
@@ -47,7 +47,7 @@ function submitOnEnter(event: KeyboardEvent<HTMLFormElement>) {
  */
 export function StepScreen({
   step,
-  form,
+  form: { busy, formError, attachForm },
   onSubmit,
   children,
   before,
@@ -76,7 +76,7 @@ export function StepScreen({
         {getStep(step).title}
       </PageHeading>
       <form
-        ref={form.formRef}
+        ref={attachForm}
         noValidate
         onKeyDown={submitOnEnter}
         onSubmit={(event) => {
@@ -85,12 +85,12 @@ export function StepScreen({
         }}
       >
         {children}
-        {form.formError && (
+        {formError && (
           <p className={styles.formError} role="alert">
-            {form.formError}
+            {formError}
           </p>
         )}
-        <Button type="submit" wide busy={form.busy} busyLabel={busyLabel}>
+        <Button type="submit" wide busy={busy} busyLabel={busyLabel}>
           {submitLabel}
         </Button>
         {after}

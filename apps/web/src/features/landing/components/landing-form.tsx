@@ -49,7 +49,7 @@ export function LandingForm({ initialLoanReason, landingParams, firstFieldRef }:
   const navigate = useNavigate();
   const { mutateAsync } = useCreateLead();
   const [failure, setFailure] = useState<string>();
-  const { form, formRef, busy, submit } = useSchemaForm<LandingValues>({
+  const { form, attachForm, busy, submit } = useSchemaForm<LandingValues>({
     defaultValues: {
       amount: String(DEFAULT_LOAN_AMOUNT),
       loanReason: initialLoanReason ?? DEFAULT_LOAN_REASON,
@@ -69,7 +69,7 @@ export function LandingForm({ initialLoanReason, landingParams, firstFieldRef }:
 
   return (
     <form
-      ref={formRef}
+      ref={attachForm}
       className={styles.form}
       noValidate
       aria-labelledby="landing-form-title"

@@ -36,7 +36,7 @@ type Field = keyof typeof INITIAL_VALUES;
  */
 export default function DoNotSellPage() {
   const { mutateAsync } = useSubmitDoNotSell();
-  const { form, formRef, busy, outcome, onSubmit, dismissOutcome } = usePrivacyRequestForm({
+  const { form, attachForm, busy, outcome, onSubmit, dismissOutcome } = usePrivacyRequestForm({
     initialValues: INITIAL_VALUES,
     schema: DoNotSellRequestSchema,
     send: mutateAsync,
@@ -54,7 +54,7 @@ export default function DoNotSellPage() {
       intro={`Residents of California, Nevada, Virginia, Utah and Connecticut have the right under their state's privacy law to stop a business from selling or sharing their personal information. ${BRAND.name} honours this request from anyone who sends it.`}
     >
       <form
-        ref={formRef}
+        ref={attachForm}
         className={styles.form}
         noValidate
         aria-label="Do not sell request"

@@ -14,7 +14,7 @@ import styles from './privacy-request-form.module.css';
 /** /unsubscribe: stop marketing email, texts and calls to an email address and phone number (spec §2). */
 export default function UnsubscribePage() {
   const { mutateAsync } = useSubmitUnsubscribe();
-  const { form, formRef, busy, outcome, onSubmit, dismissOutcome } = usePrivacyRequestForm({
+  const { form, attachForm, busy, outcome, onSubmit, dismissOutcome } = usePrivacyRequestForm({
     initialValues: { email: '', phone: '', reason: '' },
     schema: UnsubscribeRequestSchema,
     send: mutateAsync,
@@ -25,7 +25,7 @@ export default function UnsubscribePage() {
       intro={`Stop marketing emails, text messages and calls from ${BRAND.name} and the partners in our network. Enter the email address and phone number the messages reach you at.`}
     >
       <form
-        ref={formRef}
+        ref={attachForm}
         className={styles.form}
         noValidate
         aria-label="Unsubscribe request"

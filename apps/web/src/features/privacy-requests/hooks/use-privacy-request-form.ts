@@ -32,7 +32,7 @@ export function usePrivacyRequestForm<V extends Record<string, string>, S extend
   send,
 }: PrivacyRequestFormOptions<V, S>) {
   const [outcome, setOutcome] = useState<RequestOutcome | null>(null);
-  const { form, formRef, busy, submit } = useSchemaForm<V>({
+  const { form, attachForm, busy, submit } = useSchemaForm<V>({
     defaultValues: initialValues as DefaultValues<V>,
     resolver: schemaResolver<V>(schema),
     onFailure(error) {
@@ -44,7 +44,7 @@ export function usePrivacyRequestForm<V extends Record<string, string>, S extend
 
   return {
     form,
-    formRef,
+    attachForm,
     busy,
     outcome,
     onSubmit(event: FormEvent) {
