@@ -59,7 +59,11 @@ export function Combobox({
     inputValue: value,
     selectedItem: null,
     itemToString: (item) => item ?? '',
-    onInputValueChange: ({ inputValue }) => onValueChange(inputValue),
+    // Typing reaches the form in the input's own change event (below); downshift reports its changes after the
+    // render, too late for a controlled input, so only a chosen suggestion comes through here.
+    onInputValueChange: ({ type, inputValue }) => {
+      if (type !== useCombobox.stateChangeTypes.InputChange) onValueChange(inputValue);
+    },
     stateReducer: keepTypedText,
     inputId: id,
     labelId: `${id}-label`,
@@ -69,6 +73,7 @@ export function Combobox({
   const expanded = isOpen && options.length > 0;
   const { ref: downshiftRef, ...inputProps } = getInputProps({
     className: styles.input,
+    onChange: (event) => onValueChange(event.currentTarget.value),
     onBlur,
     onKeyDown: (event) => {
       onKeyDown?.(event);

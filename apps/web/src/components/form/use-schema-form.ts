@@ -71,8 +71,6 @@ export interface SchemaForm<V extends FieldValues> {
   attachForm: (form: HTMLFormElement | null) => void;
   /** True from the press until the work (validation, save, navigation) is over; presses meanwhile are ignored. */
   busy: boolean;
-  /** Shows messages beside their fields and moves focus to the first one. */
-  reject: (fields: FieldMessages) => void;
   /** Validates, then runs `onValid` with the schema's output while busy. */
   submit: (onValid: (output: FieldValues) => unknown) => void;
   /** Runs `work` while busy, with the same failure handling as a submit. */
@@ -108,6 +106,7 @@ export function useSchemaForm<V extends FieldValues>({
     if (rejections > 0) focusFirstInvalid(formElement);
   }, [rejections, formElement]);
 
+  /** Shows the server's messages beside their fields and moves focus to the first one. */
   function reject(fields: FieldMessages) {
     form.clearErrors();
     for (const [name, message] of Object.entries(fields)) {
@@ -138,16 +137,20 @@ export function useSchemaForm<V extends FieldValues>({
     form,
     attachForm: setFormElement,
     busy,
-    reject,
     submit(onValid) {
-      void guarded(() =>
-        form.handleSubmit(
+      void guarded(async () => {
+        let refused = false;
+        await form.handleSubmit(
           async (output) => {
             await onValid(output);
           },
-          () => setRejections((count) => count + 1),
-        )(),
-      );
+          () => {
+            refused = true;
+          },
+        )();
+        // Counted once react-hook-form has published the errors, so the focus search finds them rendered.
+        if (refused) setRejections((count) => count + 1);
+      });
     },
     run(work) {
       void guarded(async () => {

@@ -51,7 +51,8 @@ export default function BanktypeStep() {
             value={field.value}
             onChange={(value) => {
               field.onValueChange(value);
-              if (value === 'SAVING') setAsking('keyboard');
+              // A tap reports itself first (onPick); the change that follows it is not a keyboard's.
+              if (value === 'SAVING') setAsking((current) => current ?? 'keyboard');
             }}
             onPick={(value) => {
               field.onValueChange(value);
