@@ -59,11 +59,6 @@ export function Combobox({
     inputValue: value,
     selectedItem: null,
     itemToString: (item) => item ?? '',
-    // Typing reaches the form in the input's own change event (below); downshift reports its changes after the
-    // render, too late for a controlled input, so only a chosen suggestion comes through here.
-    onInputValueChange: ({ type, inputValue }) => {
-      if (type !== useCombobox.stateChangeTypes.InputChange) onValueChange(inputValue);
-    },
     stateReducer: keepTypedText,
     inputId: id,
     labelId: `${id}-label`,
@@ -71,16 +66,24 @@ export function Combobox({
     getItemId: (index) => `${id}-option-${index}`,
   });
   const expanded = isOpen && options.length > 0;
+  // downshift reports its changes after the render, too late for a controlled input: typed text and a chosen
+  // suggestion reach the form in the events themselves, and downshift keeps the list's state.
+  const choose = (suggestion: string | undefined) => {
+    if (suggestion !== undefined) onValueChange(suggestion);
+  };
   const { ref: downshiftRef, ...inputProps } = getInputProps({
     className: styles.input,
     onChange: (event) => onValueChange(event.currentTarget.value),
     onBlur,
     onKeyDown: (event) => {
       onKeyDown?.(event);
+      if (event.key !== 'Enter') return;
       const native = event.nativeEvent as KeyboardEvent & { preventDownshiftDefault?: boolean };
       // Enter confirms an input method's composition, and with nothing highlighted it submits the form.
-      if (event.key === 'Enter' && (native.isComposing || highlightedIndex < 0)) {
+      if (native.isComposing || !expanded || highlightedIndex < 0) {
         native.preventDownshiftDefault = true;
+      } else {
+        choose(options[highlightedIndex]);
       }
     },
     'aria-expanded': expanded,
@@ -113,7 +116,11 @@ export function Combobox({
         >
           {expanded &&
             options.map((suggestion, index) => (
-              <li key={suggestion} className={styles.option} {...getItemProps({ item: suggestion, index })}>
+              <li
+                key={suggestion}
+                className={styles.option}
+                {...getItemProps({ item: suggestion, index, onClick: () => choose(suggestion) })}
+              >
                 {suggestion}
               </li>
             ))}
