@@ -126,6 +126,11 @@ test('email: a new address is shown back for a double check; Edit returns to the
   await input.pressSequentially('jane@g');
   await page.getByRole('option', { name: 'jane@gmail.com' }).waitFor();
   await input.press('ArrowDown');
+  // An Enter that confirms an input method's composition belongs to the input method, not to the list.
+  await input.evaluate((field) =>
+    field.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', isComposing: true, bubbles: true })),
+  );
+  assert.equal(await input.inputValue(), 'jane@g', 'no suggestion taken while composing');
   await input.press('Enter');
   assert.equal(await input.inputValue(), 'jane@gmail.com');
   await clickNext(page);
