@@ -32,7 +32,7 @@ describe('schemaResolver', () => {
   });
 
   it('turns the values into the schema input first, and a FieldRejection stops there', async () => {
-    const resolver = schemaResolver<{ id: string; state: string }>(driverid, {
+    const resolver = schemaResolver<{ id: string; state: string }, unknown>(driverid, {
       toInput: ({ id, state }) =>
         id === 'none'
           ? new FieldRejection({ licenseID: 'Not on file' })
