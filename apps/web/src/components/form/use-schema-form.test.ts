@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { FieldValues, ResolverOptions } from 'react-hook-form';
 import { fieldErrors } from '@funnel/contracts/errors';
 import { getStep } from '@funnel/contracts/steps';
 import { FieldRejection, schemaResolver } from './use-schema-form';
 
-const OPTIONS: ResolverOptions<FieldValues> = { fields: {}, shouldUseNativeValidation: false, names: [] };
+/** What react-hook-form passes a resolver: no native validation, no field refs. */
+const OPTIONS = { fields: {}, shouldUseNativeValidation: false };
 
 /** The resolver's messages by field, as the screens show them. */
 function messages(errors: Record<string, { message?: unknown } | undefined>): Record<string, unknown> {
