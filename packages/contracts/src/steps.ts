@@ -380,8 +380,8 @@ function samePhone(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Why `dobIso` is refused on `todayIso`, if it is: it must fall within the browser's 100-year list and the
- * 18th birthday must have passed (decisions.md: the whole date counts, not the year alone).
+ * Why `dobIso` is refused on `todayIso`, if it is: it must be no older than the browser's year list and no later
+ * than this year, and the 18th birthday must have passed (decisions.md: the whole date counts, not the year alone).
  */
 function dobProblem(dobIso: string, todayIso: string): string | undefined {
   if (!isIsoDate(dobIso)) return DOB_INVALID;
