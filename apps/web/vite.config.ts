@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig, type HtmlTagDescriptor, type Plugin } from 'vite';
@@ -58,8 +59,44 @@ function preloadFirstScreen(): Plugin {
   };
 }
 
+/** zod's JSON Schema export: what its modules export, and the one function the browser must never call. */
+const ZOD_JSON_SCHEMA_MODULES = /zod\/v4\/core\/(to-json-schema|json-schema-processors)\.js$/;
+
+/**
+ * Leaves zod's JSON Schema export (`toJSONSchema`, `~standard.jsonSchema`) out of the browser build: zod's classic
+ * schemas import it whether it is used or not, it is ~5 kB gzip of the first screen, and no screen turns a schema
+ * into JSON Schema. Each export is kept by name and throws if called, so a future caller fails loudly.
+ */
+function omitZodJsonSchema(): Plugin {
+  return {
+    name: 'omit-zod-json-schema',
+    apply: 'build',
+    enforce: 'pre',
+    load(id) {
+      if (!ZOD_JSON_SCHEMA_MODULES.test(id)) return null;
+      const source = readFileSync(id, 'utf8');
+      const names = new Set<string>();
+      for (const match of source.matchAll(/^export (?:function|const|class) ([A-Za-z_$][\w$]*)/gm)) {
+        names.add(match[1] as string);
+      }
+      for (const match of source.matchAll(/^export \{([^}]*)\}/gm)) {
+        for (const part of (match[1] as string).split(',')) {
+          const name = part
+            .trim()
+            .split(/\s+as\s+/)
+            .pop();
+          if (name) names.add(name);
+        }
+      }
+      if (names.size === 0) throw new Error(`omit-zod-json-schema: no exports found in ${id}`);
+      const stub = [...names].map((name) => `export const ${name} = unavailable;`).join('\n');
+      return `function unavailable() { throw new Error('zod JSON Schema export is left out of the browser build'); }\n${stub}\n`;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), preloadFirstScreen()],
+  plugins: [react(), preloadFirstScreen(), omitZodJsonSchema()],
   resolve: {
     // `source` first: the contracts package is compiled from its TypeScript, so the browser gets exactly the
     // modules it imports (no barrel, no prebuilt dist) and tree-shaking sees through them.

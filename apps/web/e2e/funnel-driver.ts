@@ -119,9 +119,26 @@ export async function typeIgnoringSuggestions(page: Page, label: string, text: s
   await field.press('Escape');
 }
 
-/** Chooses a radio card by its label. */
+/**
+ * Chooses a radio card by its label with the keyboard: arrow keys from the group's tab stop until it is checked.
+ * Arrow keys only move the selection (decisions.md), so the visitor is still on the screen and Next saves; a tap
+ * would save and move on at once (`tapAnswer`).
+ */
 export async function choose(page: Page, label: string): Promise<void> {
-  await page.getByRole('radio', { name: label, exact: true }).check();
+  const target = page.getByRole('radio', { name: label, exact: true });
+  const group = page.getByRole('radiogroup');
+  const checked = group.locator('input:checked');
+  await ((await checked.count()) > 0 ? checked : group.getByRole('radio').first()).focus();
+  for (let presses = 0; !(await target.isChecked()); presses += 1) {
+    assert.ok(presses < 20, `arrow keys never reached '${label}'`);
+    await page.keyboard.press('ArrowDown');
+  }
+}
+
+/** Taps a radio card: the answer is saved and the next screen `path` opens, without Next. */
+export async function tapAnswer(page: Page, label: string, path: string): Promise<void> {
+  await page.getByRole('radio', { name: label, exact: true }).click();
+  await page.waitForURL(`**${path}`);
 }
 
 /** Answers the screen `step` with the happy path's answer, without pressing Next. */

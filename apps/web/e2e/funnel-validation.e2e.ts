@@ -5,6 +5,7 @@ import {
   BANK_ACCOUNT_TOO_SHORT,
   BANK_NAME_REQUIRED,
   CHOOSE_AN_ANSWER,
+  DOB_DAY_REQUIRED,
   DOB_UNDER_18,
   EMAIL_INVALID,
   FIRST_NAME_REQUIRED,
@@ -17,9 +18,9 @@ import {
   WORK_PHONE_SAME_AS_PERSONAL,
   ZIP_CODE_NOT_FOUND,
 } from '@funnel/contracts/messages';
-import { isWeekend } from '@funnel/contracts/rules/calendar-date';
+import { addDays, isWeekend } from '@funnel/contracts/rules/calendar-date';
 import type { StepName } from '@funnel/contracts/steps';
-import { VISITOR, businessToday, clickNext, leadBefore } from './funnel-driver';
+import { VISITOR, businessToday, choose, clickNext, leadBefore, tapAnswer } from './funnel-driver';
 import { startHarness, type Harness } from './harness';
 import { leadKeys, newLead, type StoredLead } from './lead-in-redis';
 import { assertAccessible, screenshotBothWidths } from './page-checks';
@@ -126,6 +127,11 @@ test('email: a new address is shown back for a double check; Edit returns to the
   await input.pressSequentially('jane@g');
   await page.getByRole('option', { name: 'jane@gmail.com' }).waitFor();
   await input.press('ArrowDown');
+  // An Enter that confirms an input method's composition belongs to the input method, not to the list.
+  await input.evaluate((field) =>
+    field.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', isComposing: true, bubbles: true })),
+  );
+  assert.equal(await input.inputValue(), 'jane@g', 'no suggestion taken while composing');
   await input.press('Enter');
   assert.equal(await input.inputValue(), 'jane@gmail.com');
   await clickNext(page);
@@ -155,23 +161,56 @@ test('phone: a number starting with 1 is refused', async () => {
   await session.context.close();
 });
 
-test('date of birth: under 18 is refused; the selects open in order', async () => {
+test('date of birth: the selects open in order; the year list starts at the latest year that makes someone 18', async () => {
   const session = await onStep('dob');
   const { page } = session;
-  assert.ok(await page.getByLabel('Day', { exact: true }).isDisabled(), 'day needs a month');
-  assert.ok(await page.getByLabel('Year', { exact: true }).isDisabled(), 'year needs a day');
-  await page.getByLabel('Month', { exact: true }).selectOption('2');
-  const days = await page.getByLabel('Day', { exact: true }).locator('option').count();
-  assert.equal(days, 30, 'a placeholder and 29 days for February without a year');
-  await page.getByLabel('Day', { exact: true }).selectOption('1');
-  const years = page.getByLabel('Year', { exact: true }).locator('option');
+  const month = page.getByLabel('Month', { exact: true });
+  const day = page.getByLabel('Day', { exact: true });
+  const year = page.getByLabel('Year', { exact: true });
+  assert.ok(await day.isDisabled(), 'day needs a month');
+  assert.ok(await year.isDisabled(), 'year needs a day');
+  await month.selectOption('2');
+  assert.equal(
+    await day.locator('option').count(),
+    30,
+    'a placeholder and 29 days for February without a year',
+  );
+  await day.selectOption('1');
+  const years = year.locator('option');
   assert.equal(await years.count(), 101, 'a placeholder and 100 years');
-  const thisYear = Number(businessToday().slice(0, 4));
-  assert.equal(await years.nth(1).getAttribute('value'), String(thisYear));
-  await page.getByLabel('Year', { exact: true }).selectOption(String(thisYear - 10));
-  await clickNext(page);
-  await assertFieldError(page, 'year', DOB_UNDER_18);
+  const today = businessToday();
+  const latestYear = Number(today.slice(0, 4)) - 18;
+  assert.equal(await years.nth(1).getAttribute('value'), String(latestYear));
+  assert.equal(await years.nth(100).getAttribute('value'), String(latestYear - 99));
+
+  // Someone born tomorrow 18 years ago is not 18 yet (on Dec 31 every year on the list is old enough).
+  const tomorrow = addDays(today, 1);
+  if (tomorrow.slice(0, 4) === today.slice(0, 4)) {
+    await month.selectOption(String(Number(tomorrow.slice(5, 7))));
+    await day.selectOption(String(Number(tomorrow.slice(8, 10))));
+    await year.selectOption(String(latestYear));
+    await clickNext(page);
+    await assertFieldError(page, 'year', DOB_UNDER_18);
+  }
   await assertNotStored(session, 'dob');
+  await session.context.close();
+});
+
+test('date of birth: Feb 29 and then a common year clears the day and says so', async () => {
+  const session = await onStep('dob');
+  const { page } = session;
+  const day = page.getByLabel('Day', { exact: true });
+  await page.getByLabel('Month', { exact: true }).selectOption('2');
+  await day.selectOption('29');
+  const latestYear = Number(businessToday().slice(0, 4)) - 18;
+  const commonYear = [1, 2, 3, 4].map((back) => latestYear - back).find((y) => y % 4 !== 0);
+  await page.getByLabel('Year', { exact: true }).selectOption(String(commonYear));
+  assert.equal(await day.inputValue(), '', 'the day is cleared');
+  await assertFieldError(page, 'day', DOB_DAY_REQUIRED);
+  assert.equal(await day.locator('option').count(), 29, 'a placeholder and 28 days');
+  await day.selectOption('28');
+  await clickNext(page);
+  await page.waitForURL('**/address');
   await session.context.close();
 });
 
@@ -209,10 +248,23 @@ test('pay date: a weekend day cannot be chosen', async () => {
   }
   assert.ok(weekend, 'a weekend day inside the window is shown');
   const day = page.locator(`[data-iso="${weekend}"]`);
-  assert.equal(await day.getAttribute('aria-disabled'), 'true');
-  // Forced: the day is aria-disabled, which Playwright would otherwise refuse to click at all.
+  assert.ok(await day.isDisabled(), 'a weekend day is disabled');
+  assert.match((await day.getAttribute('aria-label')) ?? '', /not available/);
+  // Forced: Playwright would otherwise refuse to click a disabled button at all.
   await day.click({ force: true });
-  assert.equal(await day.locator('xpath=..').getAttribute('aria-selected'), 'false');
+  assert.equal(await day.locator('xpath=..').getAttribute('aria-selected'), null);
+  await page.getByText('Crossed-out days are weekends, bank holidays or outside the next 30 days').waitFor();
+  assert.ok(
+    (await page.locator('#incomeNextDate1').getAttribute('aria-describedby'))?.includes(
+      'incomeNextDate1-legend',
+    ),
+    'the legend describes the calendar',
+  );
+  assert.equal(
+    await page.locator('[aria-current="date"]').getAttribute('data-iso'),
+    today,
+    'today is marked',
+  );
   await page.getByText('No date selected yet.').waitFor();
   await clickNext(page);
   await assertFieldError(page, 'incomeNextDate1', CHOOSE_AN_ANSWER);
@@ -271,7 +323,8 @@ test('bank type: Savings asks whether Checking was meant', async () => {
   const session = await onStep('banktype');
   const { page } = session;
   assert.ok(await page.getByRole('radio', { name: 'Checking' }).isChecked(), 'Checking by default');
-  await page.getByRole('radio', { name: 'Savings' }).check();
+  // With the keyboard the question comes as the selection moves to Savings; nothing is saved yet.
+  await choose(page, 'Savings');
   const popup = page.getByRole('dialog', { name: "Did you mean 'Checking' as Bank account type?" });
   await popup.waitFor();
   await assertAccessible(page, 'bank type dialog');
@@ -279,8 +332,9 @@ test('bank type: Savings asks whether Checking was meant', async () => {
   await popup.getByRole('button', { name: 'Change to Checking' }).click();
   await popup.waitFor({ state: 'hidden' });
   assert.ok(await page.getByRole('radio', { name: 'Checking' }).isChecked());
+  assert.equal(new URL(page.url()).pathname, '/banktype');
 
-  await page.getByRole('radio', { name: 'Savings' }).check();
+  await choose(page, 'Savings');
   await popup.waitFor();
   await page.keyboard.press('Escape');
   await popup.waitFor({ state: 'hidden' });
@@ -290,12 +344,24 @@ test('bank type: Savings asks whether Checking was meant', async () => {
     'focus returns',
   );
 
-  await page.getByRole('radio', { name: 'Checking' }).check();
-  await page.getByRole('radio', { name: 'Savings' }).check();
+  await choose(page, 'Checking');
+  await choose(page, 'Savings');
   await popup.getByRole('button', { name: 'Continue with selection' }).click();
   assert.ok(await page.getByRole('radio', { name: 'Savings' }).isChecked());
+  assert.equal(new URL(page.url()).pathname, '/banktype');
   // Enter on a radio submits the step.
   await page.getByRole('radio', { name: 'Savings' }).press('Enter');
+  await page.waitForURL('**/banktime');
+  assert.equal((await session.lead()).raw.bank_account_type, JSON.stringify('SAVING'));
+  await session.context.close();
+});
+
+test('bank type: a tap on Savings moves on once the question is answered', async () => {
+  const session = await onStep('banktype');
+  const { page } = session;
+  await page.getByRole('radio', { name: 'Savings' }).click();
+  const popup = page.getByRole('dialog', { name: "Did you mean 'Checking' as Bank account type?" });
+  await popup.getByRole('button', { name: 'Continue with selection' }).click();
   await page.waitForURL('**/banktime');
   assert.equal((await session.lead()).raw.bank_account_type, JSON.stringify('SAVING'));
   await session.context.close();
@@ -336,13 +402,38 @@ test('a second press on Next while saving is ignored', async () => {
     await new Promise((resolve) => setTimeout(resolve, 600));
     await route.continue();
   });
-  await page.getByRole('radio', { name: 'Yes' }).check();
+  await choose(page, 'Yes');
   const next = page.getByRole('button', { name: 'Next', exact: true });
   await next.click();
   // Forced: the busy button is aria-disabled, which Playwright would otherwise refuse to click.
   await page.getByRole('button', { name: 'Saving…' }).click({ force: true });
   await page.waitForURL('**/creditscore');
   assert.equal(saves, 1);
+  await session.context.close();
+});
+
+test('choice steps: arrow keys only move the selection, Enter saves; a tap saves and moves on', async () => {
+  const session = await onStep('ownhome');
+  const { page } = session;
+  let saves = 0;
+  page.on('request', (request) => {
+    if (request.url().includes('/api/v1/lead/steps/')) saves += 1;
+  });
+  assert.ok(await page.getByRole('button', { name: 'Next', exact: true }).isVisible(), 'Next stays visible');
+  await choose(page, 'Rent');
+  await choose(page, 'Own');
+  await choose(page, 'Rent');
+  assert.equal(new URL(page.url()).pathname, '/ownhome', 'arrow keys do not move on');
+  assert.equal(saves, 0, 'arrow keys save nothing');
+  await page.keyboard.press('Enter');
+  await page.waitForURL('**/incomesource');
+  assert.equal(saves, 1);
+  assert.equal((await session.lead()).raw.own_home, JSON.stringify('NO'));
+
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await tapAnswer(page, 'Self-employed', '/emptime');
+  assert.equal(saves, 2, 'one tap, one save');
+  assert.equal((await session.lead()).raw.income_type, JSON.stringify('SELF_EMPLOYMENT'));
   await session.context.close();
 });
 
@@ -359,6 +450,12 @@ test('suggestions come after a pause in typing and can be chosen with the keyboa
   const option = page.getByRole('option', { name: 'Jennifer', exact: true });
   await option.waitFor();
   assert.deepEqual(asked, ['Jenn'], 'one request, once typing paused');
+  const count = await page.getByRole('option').count();
+  const announced = page.getByText(`${count} suggestion${count === 1 ? '' : 's'} available.`, {
+    exact: false,
+  });
+  await announced.waitFor();
+  assert.equal(await announced.getAttribute('aria-live'), 'polite', 'the count is announced politely');
   await screenshotBothWidths(page, '44-lgname-suggestions');
   while ((await option.getAttribute('aria-selected')) !== 'true') await input.press('ArrowDown');
   await input.press('Enter');
@@ -373,7 +470,9 @@ test('issuing state: an autocomplete over the states', async () => {
   const { page } = session;
   await page.getByLabel("Driver's license or state ID number", { exact: true }).fill('D7654321');
   const state = page.getByRole('combobox', { name: 'Issuing state' });
-  await state.fill('new');
+  assert.equal(await state.inputValue(), 'New York', "pre-selected from the address's state (ZIP 10001)");
+  await state.fill('');
+  await state.pressSequentially('new');
   await page.getByRole('option', { name: 'New York' }).click();
   assert.equal(await state.inputValue(), 'New York');
   await clickNext(page);

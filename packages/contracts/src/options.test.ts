@@ -312,11 +312,11 @@ describe('date-of-birth selects', () => {
     expect(DOB_MONTHS[11]).toEqual({ value: 12, label: 'December' });
   });
 
-  it('counts 100 years down from the current year of today (decisions.md)', () => {
+  it('counts 100 years down from the latest year that can make someone 18 today (decisions.md)', () => {
     const years = dobYearOptions('2031-03-15');
     expect(years).toHaveLength(100);
-    expect(years[0]).toEqual({ value: 2031, label: '2031' });
-    expect(years[99]).toEqual({ value: 1932, label: '1932' });
+    expect(years[0]).toEqual({ value: 2013, label: '2013' });
+    expect(years[99]).toEqual({ value: 1914, label: '1914' });
   });
 
   it("offers the month's days, February 29 only in a leap year or before a year is chosen", () => {

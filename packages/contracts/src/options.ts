@@ -380,12 +380,23 @@ export const DOB_MONTHS = [
 
 /** How many years the date-of-birth year list offers (spec §9). */
 export const DOB_YEAR_COUNT = 100;
+/** The youngest borrower the funnel accepts. */
+export const DOB_MINIMUM_AGE = 18;
 
-/** decisions.md: the year list counts down 100 years from the current year of `todayIso` ('YYYY-MM-DD'). */
+/**
+ * decisions.md: the year list starts at the latest year that can make someone 18 on `todayIso` ('YYYY-MM-DD')
+ * and counts down 100 years.
+ */
+export function dobYearRange(todayIso: string): { latest: number; earliest: number } {
+  const latest = Number(todayIso.slice(0, 4)) - DOB_MINIMUM_AGE;
+  return { latest, earliest: latest - DOB_YEAR_COUNT + 1 };
+}
+
+/** The date-of-birth year list, newest first (see `dobYearRange`). */
 export function dobYearOptions(todayIso: string): Option<number>[] {
-  const currentYear = Number(todayIso.slice(0, 4));
+  const { latest } = dobYearRange(todayIso);
   return Array.from({ length: DOB_YEAR_COUNT }, (_, i) => {
-    const year = currentYear - i;
+    const year = latest - i;
     return { value: year, label: String(year) };
   });
 }

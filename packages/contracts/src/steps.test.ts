@@ -489,8 +489,8 @@ describe('validateStepAgainstLead', () => {
     ['2007-06-03', { dob: 'You are not yet 18 years old' }],
     ['2020-01-01', { dob: 'You are not yet 18 years old' }],
     ['2026-01-01', { dob: 'Please enter a valid date of birth' }],
-    ['1926-01-01', {}],
-    ['1925-12-31', { dob: 'Please enter a valid date of birth' }],
+    ['1908-01-01', {}],
+    ['1907-12-31', { dob: 'Please enter a valid date of birth' }],
   ])('dob %s on %s', (dob, errors) => {
     expect(validateStepAgainstLead('dob', { dob }, {}, TODAY)).toEqual(errors);
   });
@@ -566,7 +566,7 @@ describe('createDobPartsSchema', () => {
     [{ month: 2, day: 30, year: 1990 }, { day: 'Day is required!' }],
     [{ month: 2, day: 29, year: 1990 }, { day: 'Day is required!' }],
     [{ month: 4, day: 31, year: 1990 }, { day: 'Day is required!' }],
-    [{ month: 1, day: 1, year: 1925 }, { year: 'Year is required!' }],
+    [{ month: 1, day: 1, year: 1907 }, { year: 'Year is required!' }],
     [{ month: 1, day: 1, year: 2026 }, { year: 'Year is required!' }],
     [{ month: 1.5, day: 1, year: 1990 }, { month: 'Month is required!' }],
   ])('%j → %j', (parts, errors) => {
@@ -575,6 +575,6 @@ describe('createDobPartsSchema', () => {
 
   it('accepts a leap-day birthday in a leap year and the oldest year of the list', () => {
     expect(schema.parse({ month: 2, day: 29, year: 2004 })).toBe('2004-02-29');
-    expect(schema.parse({ month: 1, day: 1, year: 1926 })).toBe('1926-01-01');
+    expect(schema.parse({ month: 1, day: 1, year: 1908 })).toBe('1908-01-01');
   });
 });

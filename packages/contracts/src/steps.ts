@@ -49,7 +49,8 @@ import {
   BankTenureSchema,
   ContactTimeSchema,
   CreditScoreSchema,
-  DOB_YEAR_COUNT,
+  DOB_MINIMUM_AGE,
+  dobYearRange,
   DirectDepositSchema,
   EmployerTenureSchema,
   HomeOwnershipSchema,
@@ -89,7 +90,6 @@ const LICENSE_ID_MAX = 25;
 const BANK_ACCOUNT_MIN = 4;
 /** decisions.md: NACHA's DFI account number field holds 17 characters. */
 const BANK_ACCOUNT_MAX = 17;
-const MINIMUM_AGE = 18;
 
 function cappedText(required: string, label: string, max: number) {
   return requiredText(required).max(max, { error: maxLengthMessage(label, max) });
@@ -380,15 +380,14 @@ function samePhone(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Why `dobIso` is refused on `todayIso`, if it is: it must fall within the browser's 100-year list and the
- * 18th birthday must have passed (decisions.md: the whole date counts, not the year alone).
+ * Why `dobIso` is refused on `todayIso`, if it is: it must be no older than the browser's year list and no later
+ * than this year, and the 18th birthday must have passed (decisions.md: the whole date counts, not the year alone).
  */
 function dobProblem(dobIso: string, todayIso: string): string | undefined {
   if (!isIsoDate(dobIso)) return DOB_INVALID;
   const year = Number(dobIso.slice(0, 4));
-  const currentYear = Number(todayIso.slice(0, 4));
-  if (year > currentYear || year <= currentYear - DOB_YEAR_COUNT) return DOB_INVALID;
-  return isAtLeastAge(dobIso, todayIso, MINIMUM_AGE) ? undefined : DOB_UNDER_18;
+  if (year > Number(todayIso.slice(0, 4)) || year < dobYearRange(todayIso).earliest) return DOB_INVALID;
+  return isAtLeastAge(dobIso, todayIso, DOB_MINIMUM_AGE) ? undefined : DOB_UNDER_18;
 }
 
 /**
@@ -422,13 +421,13 @@ export function createDobPartsSchema(todayIso: string) {
     .object({
       month: dobSelect(DOB_MONTH_REQUIRED, 1, 12),
       day: dobSelect(DOB_DAY_REQUIRED, 1, 31),
-      year: dobSelect(DOB_YEAR_REQUIRED, currentYear - DOB_YEAR_COUNT + 1, currentYear),
+      year: dobSelect(DOB_YEAR_REQUIRED, dobYearRange(todayIso).earliest, currentYear),
     })
     .superRefine(({ year, month, day }, ctx) => {
       // The day list follows the month; choosing a shorter month afterwards can strand a day such as the 31st.
       if (day > daysInMonth(year, month)) {
         ctx.addIssue({ code: 'custom', path: ['day'], message: DOB_DAY_REQUIRED });
-      } else if (!isAtLeastAge(formatIsoDate({ year, month, day }), todayIso, MINIMUM_AGE)) {
+      } else if (!isAtLeastAge(formatIsoDate({ year, month, day }), todayIso, DOB_MINIMUM_AGE)) {
         ctx.addIssue({ code: 'custom', path: ['year'], message: DOB_UNDER_18 });
       }
     })

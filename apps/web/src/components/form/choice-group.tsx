@@ -11,6 +11,11 @@ interface ChoiceGroupProps<V extends string | number> {
   options: readonly Option<V>[];
   value: V | undefined;
   onChange: (value: V) => void;
+  /**
+   * A tap or click on an answer (also on the one already chosen): the answer is final, as on a one-question form.
+   * Arrow keys and Space only move the selection (`onChange`), so keyboard users confirm with Enter or Next.
+   */
+  onPick?: (value: V) => void;
   error?: string;
   columns?: 1 | 2;
 }
@@ -22,6 +27,7 @@ export function ChoiceGroup<V extends string | number>({
   options,
   value,
   onChange,
+  onPick,
   error,
   columns = 1,
 }: ChoiceGroupProps<V>) {
@@ -39,7 +45,16 @@ export function ChoiceGroup<V extends string | number>({
         {options.map((option) => {
           const id = `${name}-${option.value}`;
           return (
-            <label key={option.value} htmlFor={id} className={styles.choice}>
+            <label
+              key={option.value}
+              htmlFor={id}
+              className={styles.choice}
+              // A pointer's click has a count (detail ≥ 1); the clicks browsers fire for arrow keys, Space and
+              // the label's forwarded click on its radio have none.
+              onClick={(event) => {
+                if (event.detail > 0) onPick?.(option.value);
+              }}
+            >
               <input
                 id={id}
                 type="radio"

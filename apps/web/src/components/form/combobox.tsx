@@ -1,4 +1,4 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useCombobox, type UseComboboxState, type UseComboboxStateChangeOptions } from 'downshift';
 import { FieldError } from './field-error';
 import { describedBy, fieldIds } from './field-ids';
 import type { TextFieldProps } from './text-field';
@@ -10,9 +10,33 @@ interface ComboboxProps extends TextFieldProps {
 }
 
 /**
- * A text field with a list of suggestions (ARIA 1.2 combobox with a listbox popup). Typing stays free: a
- * suggestion is only a shortcut. Arrow keys move through the list, Enter takes the highlighted one (and does not
- * submit the form), Esc closes the list.
+ * Typing stays free: a suggestion is only a shortcut. Esc closes the list and never clears what was typed, and
+ * leaving the field never picks the highlighted suggestion for the visitor.
+ */
+function keepTypedText(
+  state: UseComboboxState<string>,
+  { type, changes }: UseComboboxStateChangeOptions<string>,
+): Partial<UseComboboxState<string>> {
+  if (
+    type === useCombobox.stateChangeTypes.InputKeyDownEscape ||
+    type === useCombobox.stateChangeTypes.InputBlur
+  ) {
+    return { ...changes, inputValue: state.inputValue, selectedItem: state.selectedItem };
+  }
+  return changes;
+}
+
+/** What the live region says about the list, so a screen reader user knows suggestions are there. */
+function countMessage(count: number): string {
+  if (count === 0) return '';
+  return `${count} ${count === 1 ? 'suggestion' : 'suggestions'} available. Use the up and down arrows to choose.`;
+}
+
+/**
+ * A text field with a list of suggestions (downshift's `useCombobox`: the ARIA 1.2 combobox with a listbox popup).
+ * Arrow keys move through the list and keep the highlighted option in view, Enter takes it (and does not submit
+ * the form; while an input method is composing, Enter belongs to it), Esc closes the list; a click or tap takes
+ * an option too. The number of suggestions is announced politely.
  */
 export function Combobox({
   id,
@@ -29,59 +53,48 @@ export function Combobox({
   ...input
 }: ComboboxProps) {
   const ids = fieldIds(id);
-  const listId = `${id}-listbox`;
-  const [open, setOpen] = useState(false);
-  const [activeIndex, setActiveIndex] = useState(-1);
   const options = suggestions.filter((suggestion) => suggestion.toLowerCase() !== value.trim().toLowerCase());
-  const expanded = open && options.length > 0;
-  const active = expanded && activeIndex < options.length ? activeIndex : -1;
-  const optionId = (index: number) => `${id}-option-${index}`;
-
-  function choose(suggestion: string) {
-    onValueChange(suggestion);
-    setOpen(false);
-    setActiveIndex(-1);
-  }
-
-  function handleKeyDown(event: KeyboardEvent<HTMLInputElement>) {
-    onKeyDown?.(event);
-    if (event.defaultPrevented) return;
-    switch (event.key) {
-      case 'ArrowDown':
-      case 'ArrowUp': {
-        event.preventDefault();
-        if (!expanded) {
-          setOpen(true);
-          return;
-        }
-        // Positions run -1 (the text itself) through the last option, and wrap around.
-        const positions = options.length + 1;
-        const step = event.key === 'ArrowDown' ? 1 : -1;
-        setActiveIndex(((active + 1 + step + positions) % positions) - 1);
-        return;
+  const { isOpen, highlightedIndex, getLabelProps, getInputProps, getMenuProps, getItemProps } = useCombobox({
+    items: options,
+    inputValue: value,
+    selectedItem: null,
+    itemToString: (item) => item ?? '',
+    stateReducer: keepTypedText,
+    inputId: id,
+    labelId: `${id}-label`,
+    menuId: `${id}-listbox`,
+    getItemId: (index) => `${id}-option-${index}`,
+  });
+  const expanded = isOpen && options.length > 0;
+  // downshift reports its changes after the render, too late for a controlled input: typed text and a chosen
+  // suggestion reach the form in the events themselves, and downshift keeps the list's state.
+  const choose = (suggestion: string | undefined) => {
+    if (suggestion !== undefined) onValueChange(suggestion);
+  };
+  const { ref: downshiftRef, ...inputProps } = getInputProps({
+    className: styles.input,
+    onChange: (event) => onValueChange(event.currentTarget.value),
+    onBlur,
+    onKeyDown: (event) => {
+      onKeyDown?.(event);
+      if (event.key !== 'Enter') return;
+      const native = event.nativeEvent as KeyboardEvent & { preventDownshiftDefault?: boolean };
+      // Enter confirms an input method's composition, and with nothing highlighted it submits the form.
+      if (native.isComposing || !expanded || highlightedIndex < 0) {
+        native.preventDownshiftDefault = true;
+      } else {
+        choose(options[highlightedIndex]);
       }
-      case 'Enter': {
-        const chosen = active >= 0 ? options[active] : undefined;
-        if (chosen !== undefined) {
-          event.preventDefault();
-          choose(chosen);
-        }
-        return;
-      }
-      case 'Escape':
-        // Closed even while suggestions are still on their way, so they do not pop up after the visitor said no.
-        if (expanded) event.preventDefault();
-        setOpen(false);
-        return;
-      default:
-    }
-  }
+    },
+    'aria-expanded': expanded,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy(hint && ids.hint, error && ids.error),
+    ...input,
+  });
 
   return (
     <div className={styles.field}>
-      <label htmlFor={id} className={styles.label}>
-        {label}
-      </label>
+      <label {...getLabelProps({ className: styles.label })}>{label}</label>
       {hint && (
         <p id={ids.hint} className={styles.hint}>
           {hint}
@@ -89,57 +102,36 @@ export function Combobox({
       )}
       <div className={styles.comboWrapper}>
         <input
-          ref={ref}
-          id={id}
-          className={styles.input}
-          role="combobox"
-          aria-autocomplete="list"
-          aria-expanded={expanded}
-          aria-controls={listId}
-          aria-activedescendant={active >= 0 ? optionId(active) : undefined}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(hint && ids.hint, error && ids.error)}
-          value={value}
-          onChange={(event) => {
-            onValueChange(event.target.value);
-            setOpen(true);
-            setActiveIndex(-1);
+          {...inputProps}
+          ref={(node) => {
+            // downshift's getter always hands back a ref callback (its own merged with any passed in).
+            (downshiftRef as (element: HTMLInputElement | null) => void)(node);
+            if (typeof ref === 'function') ref(node);
+            else if (ref) ref.current = node;
           }}
-          onKeyDown={handleKeyDown}
-          onBlur={(event) => {
-            setOpen(false);
-            onBlur?.(event);
-          }}
-          {...input}
         />
         <ul
-          id={listId}
-          role="listbox"
-          aria-label={`${label} suggestions`}
-          className={styles.listbox}
+          {...getMenuProps({ className: styles.listbox, 'aria-label': `${label} suggestions` })}
           hidden={!expanded}
         >
-          {options.map((suggestion, index) => (
-            <li
-              key={suggestion}
-              id={optionId(index)}
-              role="option"
-              aria-selected={index === active}
-              className={styles.option}
-              // mousedown, not click: the input must keep focus, or its blur would close the list first.
-              onMouseDown={(event) => {
-                event.preventDefault();
-                choose(suggestion);
-              }}
-            >
-              {suggestion}
-            </li>
-          ))}
+          {expanded &&
+            options.map((suggestion, index) => (
+              <li
+                key={suggestion}
+                className={styles.option}
+                {...getItemProps({ item: suggestion, index, onClick: () => choose(suggestion) })}
+              >
+                {suggestion}
+              </li>
+            ))}
         </ul>
       </div>
       <FieldError id={ids.error} message={error} />
       <div className={styles.status} aria-live="polite">
         {status}
+      </div>
+      <div className="visually-hidden" aria-live="polite">
+        {expanded ? countMessage(options.length) : ''}
       </div>
     </div>
   );

@@ -1,8 +1,9 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { ClientField } from '@funnel/contracts/fields';
 import type { Option } from '@funnel/contracts/options';
 import type { StepName } from '@funnel/contracts/steps';
 import { ChoiceGroup } from '@/components/form/choice-group';
+import { FormField } from '@/components/form/form-field';
 import { useStepForm } from '../hooks/use-step-form';
 import { savedOption } from '../utils/answers';
 import { StepScreen, stepHeadingId } from './step-screen';
@@ -17,7 +18,10 @@ interface ChoiceStepProps<V extends string | number> {
   intro?: ReactNode;
 }
 
-/** A step that asks one question with a few answers: the saved answer, else the default, is preselected. */
+/**
+ * A step that asks one question with a few answers: the saved answer, else the default, is preselected. A tap on
+ * an answer saves it and moves on; with the keyboard, arrow keys choose and Enter or Next saves.
+ */
 export function ChoiceStep<V extends string | number>({
   step,
   field,
@@ -26,24 +30,30 @@ export function ChoiceStep<V extends string | number>({
   columns,
   intro,
 }: ChoiceStepProps<V>) {
-  const form = useStepForm(step);
-  const [value, setValue] = useState<V | undefined>(
-    () => savedOption(form.lead.answers[field], options) ?? defaultValue,
-  );
+  const form = useStepForm<Record<string, V | undefined>>(step, {
+    defaultValues: (lead) => ({ [field]: savedOption(lead.answers[field], options) ?? defaultValue }),
+  });
   return (
-    <StepScreen step={step} form={form} onSubmit={() => form.submit({ [field]: value })}>
+    <StepScreen step={step} form={form} onSubmit={() => form.submitStep()}>
       {intro}
-      <ChoiceGroup
+      <FormField
+        form={form.form}
         name={field}
-        labelledBy={stepHeadingId(step)}
-        options={options}
-        value={value}
-        onChange={(next) => {
-          setValue(next);
-          form.clearError(field);
-        }}
-        error={form.errors[field]}
-        columns={columns}
+        render={(answer) => (
+          <ChoiceGroup
+            name={field}
+            labelledBy={stepHeadingId(step)}
+            options={options}
+            value={answer.value}
+            onChange={answer.onValueChange}
+            onPick={(value) => {
+              answer.onValueChange(value);
+              form.submitStep();
+            }}
+            error={answer.error}
+            columns={columns}
+          />
+        )}
       />
     </StepScreen>
   );

@@ -1,8 +1,7 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { addDays, addMonths, parseIsoDate } from '@funnel/contracts/rules/calendar-date';
+import { DayButton, DayPicker, type ChevronProps, type DayButtonProps } from 'react-day-picker';
+import { formatIsoDate, parseIsoDate } from '@funnel/contracts/rules/calendar-date';
 import { FieldError } from '@/components/form/field-error';
 import { describedBy, fieldIds } from '@/components/form/field-ids';
-import { clampDate, endOfMonth, monthWeeks, startOfMonth, weekEdge } from '../utils/calendar-month';
 import styles from './pay-date-calendar.module.css';
 
 interface PayDateCalendarProps {
@@ -10,7 +9,8 @@ interface PayDateCalendarProps {
   /** The chosen day, 'YYYY-MM-DD'. */
   value: string | undefined;
   onChange: (iso: string) => void;
-  /** The first and last day that may be offered. */
+  /** Today, and the first and last day that may be offered. */
+  today: string;
   first: string;
   last: string;
   isSelectable: (iso: string) => boolean;
@@ -19,39 +19,61 @@ interface PayDateCalendarProps {
   error?: string;
 }
 
-const WEEKDAYS = [
-  ['Su', 'Sunday'],
-  ['Mo', 'Monday'],
-  ['Tu', 'Tuesday'],
-  ['We', 'Wednesday'],
-  ['Th', 'Thursday'],
-  ['Fr', 'Friday'],
-  ['Sa', 'Saturday'],
-] as const;
-
 // Calendar dates carry no time zone: they are formatted as UTC midnights so no offset can shift the day.
-const monthTitle = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'full', timeZone: 'UTC' });
-
-function toUtc(iso: string): Date {
-  const { year, month, day } = parseIsoDate(iso);
-  return new Date(Date.UTC(year, month - 1, day));
-}
 
 /** A day as people read it: 'Friday, May 15, 2026'. */
 export function formatLongDate(iso: string): string {
-  return longDate.format(toUtc(iso));
+  const { year, month, day } = parseIsoDate(iso);
+  return longDate.format(new Date(Date.UTC(year, month - 1, day)));
+}
+
+/** The picker works in local midnights; these convert at its edge so the rest of the app keeps ISO dates. */
+function toDate(iso: string): Date {
+  const { year, month, day } = parseIsoDate(iso);
+  return new Date(year, month - 1, day);
+}
+
+function toIso(date: Date): string {
+  return formatIsoDate({ year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate() });
+}
+
+/** The day button with its ISO date (for tests and the focus search) and `aria-current` on today. */
+function PayDayButton({ day, modifiers, ...button }: DayButtonProps) {
+  return (
+    <DayButton
+      {...button}
+      day={day}
+      modifiers={modifiers}
+      data-iso={toIso(day.date)}
+      aria-current={modifiers.today ? 'date' : undefined}
+    />
+  );
+}
+
+function Chevron({ orientation }: ChevronProps) {
+  return (
+    <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
+      <path
+        d={orientation === 'left' ? 'M12.5 4.5L7 10l5.5 5.5' : 'M7.5 4.5L13 10l-5.5 5.5'}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.2"
+      />
+    </svg>
+  );
 }
 
 /**
- * A month calendar for picking a pay date, following the ARIA date-picker grid pattern: one day is in the Tab
+ * A month calendar for picking a pay date (react-day-picker, the ARIA date-picker grid): one day is in the Tab
  * order, arrow keys move by day and week, Home/End to the week's edges, Page Up/Down by month, Enter or Space
- * picks. Days that cannot be picked stay reachable, so their reason can be read, but pressing them does nothing.
+ * picks. Days `isSelectable` refuses are disabled and crossed out; the legend under the grid says why.
  */
 export function PayDateCalendar({
   id,
   value,
   onChange,
+  today,
   first,
   last,
   isSelectable,
@@ -59,126 +81,69 @@ export function PayDateCalendar({
   hintId,
   error,
 }: PayDateCalendarProps) {
-  const [focusDay, setFocusDay] = useState(() => {
-    if (value && value >= first && value <= last) return value;
-    let day = first;
-    while (day < last && !isSelectable(day)) day = addDays(day, 1);
-    return day;
-  });
-  const gridRef = useRef<HTMLTableElement>(null);
-  const moveFocus = useRef(false);
   const ids = fieldIds(id);
-  const { year, month } = parseIsoDate(focusDay);
-  const monthLabelId = `${id}-month`;
-  const rangeStart = startOfMonth(first);
-  const rangeEnd = endOfMonth(last);
-
-  useEffect(() => {
-    if (!moveFocus.current) return;
-    moveFocus.current = false;
-    gridRef.current?.querySelector<HTMLButtonElement>(`[data-iso="${focusDay}"]`)?.focus();
-  }, [focusDay]);
-
-  function goTo(day: string, focus: boolean) {
-    moveFocus.current = focus;
-    setFocusDay(clampDate(day, rangeStart, rangeEnd));
-  }
-
-  function handleKey(event: KeyboardEvent<HTMLButtonElement>, day: string) {
-    const moves: Record<string, () => string> = {
-      ArrowLeft: () => addDays(day, -1),
-      ArrowRight: () => addDays(day, 1),
-      ArrowUp: () => addDays(day, -7),
-      ArrowDown: () => addDays(day, 7),
-      Home: () => weekEdge(day, 'start'),
-      End: () => weekEdge(day, 'end'),
-      PageUp: () => addMonths(day, -1),
-      PageDown: () => addMonths(day, 1),
-    };
-    const move = moves[event.key];
-    if (!move) return;
-    event.preventDefault();
-    goTo(move(), true);
-  }
+  const legendId = `${id}-legend`;
+  const firstSelectable = (() => {
+    for (let day = toDate(first); toIso(day) <= last; day.setDate(day.getDate() + 1)) {
+      if (isSelectable(toIso(day))) return toIso(day);
+    }
+    return first;
+  })();
 
   return (
-    <div className={styles.calendar}>
-      <div className={styles.header}>
-        <button
-          type="button"
-          className={styles.nav}
-          onClick={() => goTo(startOfMonth(addMonths(focusDay, -1)), false)}
-          disabled={startOfMonth(focusDay) <= rangeStart}
-          aria-label="Previous month"
-        >
-          <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
-            <path d="M12.5 4.5L7 10l5.5 5.5" fill="none" stroke="currentColor" strokeWidth="2.2" />
-          </svg>
-        </button>
-        <h2 id={monthLabelId} className={styles.month} aria-live="polite">
-          {monthTitle.format(toUtc(focusDay))}
-        </h2>
-        <button
-          type="button"
-          className={styles.nav}
-          onClick={() => goTo(startOfMonth(addMonths(focusDay, 1)), false)}
-          disabled={endOfMonth(focusDay) >= rangeEnd}
-          aria-label="Next month"
-        >
-          <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
-            <path d="M7.5 4.5L13 10l-5.5 5.5" fill="none" stroke="currentColor" strokeWidth="2.2" />
-          </svg>
-        </button>
-      </div>
-      <table
-        ref={gridRef}
-        id={id}
-        role="grid"
-        className={styles.grid}
-        aria-labelledby={`${labelledBy} ${monthLabelId}`}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(hintId, error && ids.error)}
-      >
-        <thead>
-          <tr>
-            {WEEKDAYS.map(([short, full]) => (
-              <th key={full} scope="col" abbr={full} className={styles.weekday}>
-                {short}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {monthWeeks(year, month).map((week, index) => (
-            <tr key={index}>
-              {week.map((day, column) => {
-                if (day === null) return <td key={`empty-${column}`} className={styles.empty} />;
-                const selectable = isSelectable(day);
-                const selected = day === value;
-                return (
-                  <td key={day} aria-selected={selected}>
-                    <button
-                      type="button"
-                      data-iso={day}
-                      tabIndex={day === focusDay ? 0 : -1}
-                      className={styles.day}
-                      aria-disabled={selectable ? undefined : true}
-                      aria-label={`${formatLongDate(day)}${selectable ? '' : ', not available'}`}
-                      onClick={() => {
-                        goTo(day, false);
-                        if (selectable) onChange(day);
-                      }}
-                      onKeyDown={(event) => handleKey(event, day)}
-                    >
-                      {parseIsoDate(day).day}
-                    </button>
-                  </td>
-                );
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+    <div
+      id={id}
+      role="group"
+      className={styles.calendar}
+      aria-labelledby={labelledBy}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={describedBy(hintId, legendId, error && ids.error)}
+    >
+      <DayPicker
+        mode="single"
+        selected={value ? toDate(value) : undefined}
+        onSelect={(date) => {
+          if (date) onChange(toIso(date));
+        }}
+        disabled={(date) => !isSelectable(toIso(date))}
+        today={toDate(today)}
+        defaultMonth={toDate(value && value >= first && value <= last ? value : firstSelectable)}
+        startMonth={toDate(first)}
+        endMonth={toDate(last)}
+        navLayout="around"
+        components={{ DayButton: PayDayButton, Chevron }}
+        labels={{
+          labelPrevious: () => 'Previous month',
+          labelNext: () => 'Next month',
+          labelDayButton: (date, modifiers) =>
+            `${formatLongDate(toIso(date))}${modifiers.today ? ', today' : ''}${modifiers.disabled ? ', not available' : ''}`,
+        }}
+        classNames={{
+          root: styles.root,
+          months: styles.months,
+          month: styles.month,
+          month_caption: styles.caption,
+          caption_label: styles.monthTitle,
+          button_previous: styles.nav,
+          button_next: styles.nav,
+          month_grid: styles.grid,
+          weekdays: styles.weekdays,
+          weekday: styles.weekday,
+          week: styles.week,
+          day: styles.cell,
+          day_button: styles.day,
+          selected: styles.selected,
+          disabled: styles.disabled,
+          today: styles.today,
+          hidden: styles.hidden,
+        }}
+      />
+      <p id={legendId} className={styles.legend}>
+        <span className={styles.legendSwatch} aria-hidden="true">
+          14
+        </span>
+        Crossed-out days are weekends, bank holidays or outside the next 30 days: they cannot be chosen.
+      </p>
       <FieldError id={ids.error} message={error} />
     </div>
   );

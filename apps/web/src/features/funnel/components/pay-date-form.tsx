@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { isSelectablePayDate, payDateWindow } from '@funnel/contracts/rules/pay-dates';
+import { FormField } from '@/components/form/form-field';
 import { businessToday } from '@/lib/business-today';
 import { useStepForm } from '../hooks/use-step-form';
 import { savedText } from '../utils/answers';
@@ -13,9 +14,10 @@ import styles from './pay-date-form.module.css';
  * by first name (/nextpaydatesort).
  */
 export function PayDateForm({ greeting = false }: { greeting?: boolean }) {
-  const form = useStepForm('nextpaydate');
+  const form = useStepForm<{ incomeNextDate1: string }>('nextpaydate', {
+    defaultValues: ({ answers }) => ({ incomeNextDate1: savedText(answers.incomeNextDate1) }),
+  });
   const [today] = useState(businessToday);
-  const [date, setDate] = useState(() => savedText(form.lead.answers.incomeNextDate1) || undefined);
   const { first, last } = payDateWindow(today);
   const firstName = savedText(form.lead.answers.firstName);
 
@@ -23,7 +25,7 @@ export function PayDateForm({ greeting = false }: { greeting?: boolean }) {
     <StepScreen
       step="nextpaydate"
       form={form}
-      onSubmit={() => form.submit({ incomeNextDate1: date ?? '' })}
+      onSubmit={() => form.submitStep()}
       before={
         greeting && firstName ? <p className={styles.greeting}>Welcome back, {firstName}!</p> : undefined
       }
@@ -32,23 +34,29 @@ export function PayDateForm({ greeting = false }: { greeting?: boolean }) {
         Pick a business day from today to {formatLongDate(last)}. Weekends and bank holidays are not
         available.
       </p>
-      <PayDateCalendar
-        id="incomeNextDate1"
-        value={date}
-        onChange={(day) => {
-          setDate(day);
-          form.clearError('incomeNextDate1');
-        }}
-        first={first}
-        last={last}
-        isSelectable={(day) => isSelectablePayDate(day, today)}
-        labelledBy={stepHeadingId('nextpaydate')}
-        hintId="pay-date-hint"
-        error={form.errors.incomeNextDate1}
+      <FormField
+        form={form.form}
+        name="incomeNextDate1"
+        render={(field) => (
+          <>
+            <PayDateCalendar
+              id={field.id}
+              value={field.value || undefined}
+              onChange={field.onValueChange}
+              today={today}
+              first={first}
+              last={last}
+              isSelectable={(day) => isSelectablePayDate(day, today)}
+              labelledBy={stepHeadingId('nextpaydate')}
+              hintId="pay-date-hint"
+              error={field.error}
+            />
+            <p className={styles.selected} aria-live="polite">
+              {field.value ? `Selected: ${formatLongDate(field.value)}` : 'No date selected yet.'}
+            </p>
+          </>
+        )}
       />
-      <p className={styles.selected} aria-live="polite">
-        {date ? `Selected: ${formatLongDate(date)}` : 'No date selected yet.'}
-      </p>
     </StepScreen>
   );
 }

@@ -1,7 +1,6 @@
-import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { getStep, previousStep, type StepName } from '@funnel/contracts/steps';
-import { focusFirstInvalid } from '@/components/form/focus-first-invalid';
 import { Button } from '@/components/ui/button';
 import { PageHeading } from '@/components/ui/page-heading';
 import type { StepForm } from '../hooks/use-step-form';
@@ -14,7 +13,7 @@ export function stepHeadingId(step: StepName): string {
 
 interface StepScreenProps {
   step: StepName;
-  form: Pick<StepForm, 'busy' | 'formError' | 'rejections'>;
+  form: Pick<StepForm<never>, 'busy' | 'formError' | 'attachForm'>;
   onSubmit: () => void;
   children: ReactNode;
   /** Shown above the question (a greeting). */
@@ -48,7 +47,7 @@ function submitOnEnter(event: KeyboardEvent<HTMLFormElement>) {
  */
 export function StepScreen({
   step,
-  form,
+  form: { busy, formError, attachForm },
   onSubmit,
   children,
   before,
@@ -56,12 +55,7 @@ export function StepScreen({
   busyLabel,
   after,
 }: StepScreenProps) {
-  const formRef = useRef<HTMLFormElement>(null);
   const back = previousStep(step);
-
-  useEffect(() => {
-    if (form.rejections > 0) focusFirstInvalid(formRef.current);
-  }, [form.rejections]);
 
   return (
     <section className={styles.screen} aria-labelledby={stepHeadingId(step)}>
@@ -82,7 +76,7 @@ export function StepScreen({
         {getStep(step).title}
       </PageHeading>
       <form
-        ref={formRef}
+        ref={attachForm}
         noValidate
         onKeyDown={submitOnEnter}
         onSubmit={(event) => {
@@ -91,12 +85,12 @@ export function StepScreen({
         }}
       >
         {children}
-        {form.formError && (
+        {formError && (
           <p className={styles.formError} role="alert">
-            {form.formError}
+            {formError}
           </p>
         )}
-        <Button type="submit" wide busy={form.busy} busyLabel={busyLabel}>
+        <Button type="submit" wide busy={busy} busyLabel={busyLabel}>
           {submitLabel}
         </Button>
         {after}

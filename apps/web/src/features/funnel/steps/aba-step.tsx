@@ -2,8 +2,10 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { BANK_NAME_REQUIRED, ROUTING_NUMBER_INVALID } from '@funnel/contracts/messages';
 import { isValidRoutingNumber } from '@funnel/contracts/rules/aba';
-import { getStep, type ClientAnswers } from '@funnel/contracts/steps';
+import { getStep } from '@funnel/contracts/steps';
+import { FormField } from '@/components/form/form-field';
 import { TextField } from '@/components/form/text-field';
+import { FieldRejection } from '@/components/form/use-schema-form';
 import { ApiRequestError } from '@/lib/api-request-error';
 import { routingLookupOptions, useRoutingLookup } from '../api/lookup-routing-number';
 import { SavedAnswer, lastFour } from '../components/saved-answer';
@@ -19,34 +21,36 @@ const ROUTING_LENGTH = 9;
  * submit, which waits for it.
  */
 export default function AbaStep() {
-  const form = useStepForm('aba');
   const queryClient = useQueryClient();
+  const form = useStepForm<{ routingNumber: string; bankName: string }>('aba', {
+    defaultValues: () => ({ routingNumber: '', bankName: '' }),
+    async toAnswers({ routingNumber, bankName }) {
+      const routing = getStep('aba').schema.shape.routingNumber.safeParse(routingNumber);
+      if (!routing.success) {
+        return new FieldRejection({
+          routingNumber: routing.error.issues[0]?.message ?? ROUTING_NUMBER_INVALID,
+        });
+      }
+      if (lookup.data) return { routingNumber, bankName: lookup.data.bankName };
+      if (unknownBank) return { routingNumber, bankName };
+      try {
+        const bank = await queryClient.fetchQuery(routingLookupOptions(routingNumber));
+        return { routingNumber, bankName: bank.bankName };
+      } catch (error) {
+        const unknown = error instanceof ApiRequestError && error.status === 404;
+        return new FieldRejection(
+          unknown ? { bankName: BANK_NAME_REQUIRED } : { routingNumber: ROUTING_NUMBER_INVALID },
+        );
+      }
+    },
+  });
   const { answers, masked } = form.lead;
   const [replacing, setReplacing] = useState(false);
-  const [routingNumber, setRoutingNumber] = useState('');
-  const [typedBankName, setTypedBankName] = useState('');
+  const routingNumber = form.form.watch('routingNumber');
   const lookup = useRoutingLookup(routingNumber);
   const onFile = masked.routingNumber !== undefined && !replacing;
   const badCheckDigit = routingNumber.length === ROUTING_LENGTH && !isValidRoutingNumber(routingNumber);
   const unknownBank = lookup.error instanceof ApiRequestError && lookup.error.status === 404;
-
-  async function prepare(): Promise<ClientAnswers | undefined> {
-    const routing = getStep('aba').schema.shape.routingNumber.safeParse(routingNumber);
-    if (!routing.success) {
-      form.reject({ routingNumber: routing.error.issues[0]?.message ?? ROUTING_NUMBER_INVALID });
-      return undefined;
-    }
-    if (lookup.data) return { routingNumber, bankName: lookup.data.bankName };
-    if (unknownBank) return { routingNumber, bankName: typedBankName };
-    try {
-      const bank = await queryClient.fetchQuery(routingLookupOptions(routingNumber));
-      return { routingNumber, bankName: bank.bankName };
-    } catch (error) {
-      const unknown = error instanceof ApiRequestError && error.status === 404;
-      form.reject(unknown ? { bankName: BANK_NAME_REQUIRED } : { routingNumber: ROUTING_NUMBER_INVALID });
-      return undefined;
-    }
-  }
 
   function bankStatus() {
     if (lookup.isFetching) return 'Looking up your bank…';
@@ -55,7 +59,7 @@ export default function AbaStep() {
   }
 
   return (
-    <StepScreen step="aba" form={form} onSubmit={() => (onFile ? form.keepSaved() : form.submit(prepare))}>
+    <StepScreen step="aba" form={form} onSubmit={() => (onFile ? form.keepSaved() : form.submitStep())}>
       {onFile ? (
         <SavedAnswer replaceLabel="Enter a different routing number" onReplace={() => setReplacing(true)}>
           Your routing number ending in {lastFour(masked.routingNumber ?? '')}
@@ -63,34 +67,38 @@ export default function AbaStep() {
         </SavedAnswer>
       ) : (
         <>
-          <TextField
-            id="routingNumber"
-            label="Routing number"
-            hint="The 9-digit number at the bottom left of your checks."
-            inputMode="numeric"
-            autoComplete="off"
-            autoFocus={replacing}
-            value={routingNumber}
-            onValueChange={(text) => {
-              setRoutingNumber(text.replace(/\D/g, '').slice(0, ROUTING_LENGTH));
-              form.clearError('routingNumber');
-              form.clearError('bankName');
-            }}
-            error={form.errors.routingNumber ?? (badCheckDigit ? ROUTING_NUMBER_INVALID : undefined)}
-            status={bankStatus()}
+          <FormField
+            form={form.form}
+            name="routingNumber"
+            clears={['bankName']}
+            render={(field) => (
+              <TextField
+                {...field}
+                label="Routing number"
+                hint="The 9-digit number at the bottom left of your checks."
+                inputMode="numeric"
+                autoComplete="off"
+                autoFocus={replacing}
+                onValueChange={(text) =>
+                  field.onValueChange(text.replace(/\D/g, '').slice(0, ROUTING_LENGTH))
+                }
+                error={field.error ?? (badCheckDigit ? ROUTING_NUMBER_INVALID : undefined)}
+                status={bankStatus()}
+              />
+            )}
           />
           {unknownBank && (
-            <TextField
-              id="bankName"
-              label="Bank name"
-              hint="We could not find this routing number in our bank directory. Please type your bank's name."
-              autoComplete="off"
-              value={typedBankName}
-              onValueChange={(value) => {
-                setTypedBankName(value);
-                form.clearError('bankName');
-              }}
-              error={form.errors.bankName}
+            <FormField
+              form={form.form}
+              name="bankName"
+              render={(field) => (
+                <TextField
+                  {...field}
+                  label="Bank name"
+                  hint="We could not find this routing number in our bank directory. Please type your bank's name."
+                  autoComplete="off"
+                />
+              )}
             />
           )}
         </>

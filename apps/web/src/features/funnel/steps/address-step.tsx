@@ -1,6 +1,7 @@
-import { useState } from 'react';
 import { ZIP_CODE_NOT_FOUND } from '@funnel/contracts/messages';
 import { Combobox } from '@/components/form/combobox';
+import { FormField } from '@/components/form/form-field';
+import { FieldRejection } from '@/components/form/use-schema-form';
 import { ZipCodeField } from '@/components/form/zip-code-field';
 import { ApiRequestError } from '@/lib/api-request-error';
 import { useZipPlace } from '@/lib/get-zip-place';
@@ -14,47 +15,44 @@ import { savedText } from '../utils/answers';
  * deep link). The BFF derives city and state from the ZIP code.
  */
 export default function AddressStep() {
-  const form = useStepForm('address');
-  const { answers } = form.lead;
-  const [streetAddress, setStreetAddress] = useState(() => savedText(answers.streetAddress));
-  const [zipCode, setZipCode] = useState(() => savedText(answers.zipCode));
+  const form = useStepForm<{ streetAddress: string; zipCode: string }>('address', {
+    defaultValues: ({ answers }) => ({
+      streetAddress: savedText(answers.streetAddress),
+      zipCode: savedText(answers.zipCode),
+    }),
+    // A ZIP code the lookup does not know is refused before the rest is checked, as it was shown already.
+    toAnswers: (values) => (zipNotFound ? new FieldRejection({ zipCode: ZIP_CODE_NOT_FOUND }) : values),
+  });
+  const [streetAddress, zipCode] = form.form.watch(['streetAddress', 'zipCode']);
   const place = useZipPlace(zipCode);
   const suggestions = useAddressSuggestions(streetAddress, zipCode);
   const zipNotFound = place.error instanceof ApiRequestError && place.error.status === 404;
-  const zipError = form.errors.zipCode ?? (zipNotFound ? ZIP_CODE_NOT_FOUND : undefined);
-
-  function submit() {
-    if (zipNotFound) {
-      form.reject({ ...form.errors, zipCode: ZIP_CODE_NOT_FOUND });
-      return;
-    }
-    form.submit({ streetAddress, zipCode });
-  }
 
   return (
-    <StepScreen step="address" form={form} onSubmit={submit}>
-      <Combobox
-        id="streetAddress"
-        label="Street address"
-        hint="House number and street, e.g. 120 Main St Apt 4"
-        autoComplete="address-line1"
-        value={streetAddress}
-        onValueChange={(value) => {
-          setStreetAddress(value);
-          form.clearError('streetAddress');
-        }}
-        suggestions={suggestions}
-        error={form.errors.streetAddress}
+    <StepScreen step="address" form={form} onSubmit={() => form.submitStep()}>
+      <FormField
+        form={form.form}
+        name="streetAddress"
+        render={(field) => (
+          <Combobox
+            {...field}
+            label="Street address"
+            hint="House number and street, e.g. 120 Main St Apt 4"
+            autoComplete="address-line1"
+            suggestions={suggestions}
+          />
+        )}
       />
-      <ZipCodeField
-        id="zipCode"
-        value={zipCode}
-        onValueChange={(value) => {
-          setZipCode(value);
-          form.clearError('zipCode');
-        }}
-        place={place.data}
-        error={zipError}
+      <FormField
+        form={form.form}
+        name="zipCode"
+        render={(field) => (
+          <ZipCodeField
+            {...field}
+            place={place.data}
+            error={field.error ?? (zipNotFound ? ZIP_CODE_NOT_FOUND : undefined)}
+          />
+        )}
       />
     </StepScreen>
   );

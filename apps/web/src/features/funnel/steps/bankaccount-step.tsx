@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { FormField } from '@/components/form/form-field';
 import { TextField } from '@/components/form/text-field';
 import { SavedAnswer, lastFour } from '../components/saved-answer';
 import { StepScreen } from '../components/step-screen';
@@ -9,35 +10,39 @@ const ACCOUNT_MAX_DIGITS = 17;
 
 /** The bank account number, digits only. */
 export default function BankaccountStep() {
-  const form = useStepForm('bankaccount');
+  const form = useStepForm<{ bankAccount: string }>('bankaccount', {
+    defaultValues: () => ({ bankAccount: '' }),
+  });
   const masked = form.lead.masked.bankAccount;
   const [replacing, setReplacing] = useState(false);
-  const [bankAccount, setBankAccount] = useState('');
   const onFile = masked !== undefined && !replacing;
   return (
     <StepScreen
       step="bankaccount"
       form={form}
-      onSubmit={() => (onFile ? form.keepSaved() : form.submit({ bankAccount }))}
+      onSubmit={() => (onFile ? form.keepSaved() : form.submitStep())}
     >
       {onFile ? (
         <SavedAnswer replaceLabel="Enter a different account number" onReplace={() => setReplacing(true)}>
           Your account number ending in {lastFour(masked)} is on file.
         </SavedAnswer>
       ) : (
-        <TextField
-          id="bankAccount"
-          label="Account number"
-          hint="4 to 17 digits, printed after the routing number on your checks."
-          inputMode="numeric"
-          autoComplete="off"
-          autoFocus={replacing}
-          value={bankAccount}
-          onValueChange={(text) => {
-            setBankAccount(text.replace(/\D/g, '').slice(0, ACCOUNT_MAX_DIGITS));
-            form.clearError('bankAccount');
-          }}
-          error={form.errors.bankAccount}
+        <FormField
+          form={form.form}
+          name="bankAccount"
+          render={(field) => (
+            <TextField
+              {...field}
+              label="Account number"
+              hint="4 to 17 digits, printed after the routing number on your checks."
+              inputMode="numeric"
+              autoComplete="off"
+              autoFocus={replacing}
+              onValueChange={(text) =>
+                field.onValueChange(text.replace(/\D/g, '').slice(0, ACCOUNT_MAX_DIGITS))
+              }
+            />
+          )}
         />
       )}
     </StepScreen>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { FormField } from '@/components/form/form-field';
 import { PhoneField } from '@/components/form/phone-field';
 import { formatPhoneMask } from '@/lib/phone-mask';
 import { StepScreen } from '../components/step-screen';
@@ -7,20 +7,21 @@ import { savedText } from '../utils/answers';
 
 /** The personal phone number, typed into the (999)-999-9999 mask. */
 export default function CellphoneStep() {
-  const form = useStepForm('cellphone');
-  const [phone, setPhone] = useState(() => formatPhoneMask(savedText(form.lead.answers.phone)));
+  const form = useStepForm<{ phone: string }>('cellphone', {
+    defaultValues: (lead) => ({ phone: formatPhoneMask(savedText(lead.answers.phone)) }),
+  });
   return (
-    <StepScreen step="cellphone" form={form} onSubmit={() => form.submit({ phone })}>
-      <PhoneField
-        id="phone"
-        label="Phone number"
-        hint="A US mobile or home number where lenders can reach you."
-        value={phone}
-        onValueChange={(value) => {
-          setPhone(value);
-          form.clearError('phone');
-        }}
-        error={form.errors.phone}
+    <StepScreen step="cellphone" form={form} onSubmit={() => form.submitStep()}>
+      <FormField
+        form={form.form}
+        name="phone"
+        render={(field) => (
+          <PhoneField
+            {...field}
+            label="Phone number"
+            hint="A US mobile or home number where lenders can reach you."
+          />
+        )}
       />
     </StepScreen>
   );

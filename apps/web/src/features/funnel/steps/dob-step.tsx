@@ -3,56 +3,51 @@ import { fieldErrors } from '@funnel/contracts/errors';
 import { DOB_MONTHS, dobDayOptions, dobYearOptions } from '@funnel/contracts/options';
 import { createDobPartsSchema } from '@funnel/contracts/steps';
 import { FieldError } from '@/components/form/field-error';
+import { FormField } from '@/components/form/form-field';
 import { SelectField } from '@/components/form/select-field';
+import { FieldRejection } from '@/components/form/use-schema-form';
 import { businessToday } from '@/lib/business-today';
 import { SavedAnswer } from '../components/saved-answer';
 import { StepScreen, stepHeadingId } from '../components/step-screen';
 import { useStepForm } from '../hooks/use-step-form';
+import { reconcileDay, type DobParts } from '../utils/dob-parts';
 import styles from './dob-step.module.css';
 
+/** The three selects, and the whole date the messages about it (under 18, not a real date) belong to. */
+interface DobValues extends DobParts {
+  dob: string;
+}
+
 /**
- * Date of birth as three selects (spec §5): the day list follows the month, the year list counts back 100 years
- * from this year, and each select opens once the one before it is chosen.
+ * Date of birth as three selects (spec §5): the day list follows the month and year, the year list starts at the
+ * latest year that makes someone 18 today and counts back 100 years, and each select opens once the one before
+ * it is chosen.
  */
 export default function DobStep() {
-  const form = useStepForm('dob', ['month', 'day', 'year']);
   const [today] = useState(businessToday);
+  const form = useStepForm<DobValues>('dob', {
+    defaultValues: () => ({ month: '', day: '', year: '', dob: '' }),
+    toAnswers({ month, day, year }) {
+      const parsed = createDobPartsSchema(today).safeParse({ month, day, year });
+      return parsed.success ? { dob: parsed.data } : new FieldRejection(fieldErrors(parsed.error));
+    },
+  });
   const [replacing, setReplacing] = useState(false);
-  const [month, setMonth] = useState('');
-  const [day, setDay] = useState('');
-  const [year, setYear] = useState('');
   const onFile = form.lead.masked.dob !== undefined && !replacing;
+  const [month, day, year] = form.form.watch(['month', 'day', 'year']);
   const days = month ? dobDayOptions(Number(month), year ? Number(year) : undefined) : [];
+  const dobError = form.form.formState.errors.dob?.message;
 
-  function submit() {
-    if (onFile) {
-      form.keepSaved();
-      return;
-    }
-    const parts = createDobPartsSchema(today).safeParse({ month, day, year });
-    if (!parts.success) {
-      form.reject(fieldErrors(parts.error));
-      return;
-    }
-    form.submit({ dob: parts.data });
-  }
-
-  function choose(part: 'month' | 'day' | 'year', value: string) {
-    form.clearError(part);
-    form.clearError('dob');
-    if (part === 'month') {
-      setMonth(value);
-      // The day needs a month, and a day the new month lacks (the 31st of April) has to be chosen again.
-      if (!value || Number(day) > dobDayOptions(Number(value)).length) setDay('');
-    } else if (part === 'day') {
-      setDay(value);
-    } else {
-      setYear(value);
-    }
+  /** After the month or the year changed: a day they no longer have is cleared, with the reason. */
+  function keepDayValid(parts: DobParts) {
+    const next = reconcileDay(parts);
+    if (next.day === parts.day) return;
+    form.form.setValue('day', next.day);
+    if (next.error) form.form.setError('day', { type: 'rule', message: next.error });
   }
 
   return (
-    <StepScreen step="dob" form={form} onSubmit={submit}>
+    <StepScreen step="dob" form={form} onSubmit={() => (onFile ? form.keepSaved() : form.submitStep())}>
       {onFile ? (
         <SavedAnswer replaceLabel="Enter a different date of birth" onReplace={() => setReplacing(true)}>
           We have your date of birth on file.
@@ -61,44 +56,64 @@ export default function DobStep() {
         <div
           role="group"
           aria-labelledby={stepHeadingId('dob')}
-          aria-describedby={form.errors.dob ? 'dob-error' : undefined}
+          aria-describedby={dobError ? 'dob-error' : undefined}
         >
           <div className={styles.selects}>
-            <SelectField
-              id="month"
-              label="Month"
-              placeholder="Month"
-              options={DOB_MONTHS}
-              value={month}
-              onValueChange={(value) => choose('month', value)}
-              error={form.errors.month}
-              autoComplete="bday-month"
-              autoFocus={replacing}
+            <FormField
+              form={form.form}
+              name="month"
+              clears={['dob']}
+              render={(field) => (
+                <SelectField
+                  {...field}
+                  label="Month"
+                  placeholder="Month"
+                  options={DOB_MONTHS}
+                  onValueChange={(value) => {
+                    field.onValueChange(value);
+                    keepDayValid({ month: value, day, year });
+                  }}
+                  autoComplete="bday-month"
+                  autoFocus={replacing}
+                />
+              )}
             />
-            <SelectField
-              id="day"
-              label="Day"
-              placeholder="Day"
-              options={days}
-              value={day}
-              onValueChange={(value) => choose('day', value)}
-              error={form.errors.day}
-              disabled={!month}
-              autoComplete="bday-day"
+            <FormField
+              form={form.form}
+              name="day"
+              clears={['dob']}
+              render={(field) => (
+                <SelectField
+                  {...field}
+                  label="Day"
+                  placeholder="Day"
+                  options={days}
+                  disabled={!month}
+                  autoComplete="bday-day"
+                />
+              )}
             />
-            <SelectField
-              id="year"
-              label="Year"
-              placeholder="Year"
-              options={dobYearOptions(today)}
-              value={year}
-              onValueChange={(value) => choose('year', value)}
-              error={form.errors.year}
-              disabled={!day}
-              autoComplete="bday-year"
+            <FormField
+              form={form.form}
+              name="year"
+              clears={['dob']}
+              render={(field) => (
+                <SelectField
+                  {...field}
+                  label="Year"
+                  placeholder="Year"
+                  options={dobYearOptions(today)}
+                  onValueChange={(value) => {
+                    field.onValueChange(value);
+                    keepDayValid({ month, day, year: value });
+                  }}
+                  disabled={!day && !year}
+                  autoComplete="bday-year"
+                />
+              )}
             />
           </div>
-          <FieldError id="dob-error" message={form.errors.dob} />
+          <FieldError id="dob-error" message={dobError} />
         </div>
       )}
     </StepScreen>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { US_STATES } from '@funnel/contracts/options';
 import { Combobox } from '@/components/form/combobox';
+import { FormField } from '@/components/form/form-field';
 import { TextField } from '@/components/form/text-field';
 import { SavedAnswer, lastFour } from '../components/saved-answer';
 import { StepScreen } from '../components/step-screen';
@@ -15,22 +16,25 @@ function stateName(code: string): string {
   return US_STATES.find((state) => state.value === code)?.label ?? code;
 }
 
-/** Driver's licence or state ID number, and the issuing state with an autocomplete over the 50 states. */
+/**
+ * Driver's licence or state ID number, and the issuing state with an autocomplete over the contracts' states.
+ * The state starts as the saved one, else the state of the borrower's address (decisions.md), which most
+ * licences come from; the borrower can change it.
+ */
 export default function DriveridStep() {
-  const form = useStepForm('driverid');
+  const form = useStepForm<{ licenseID: string; issuingState: string }>('driverid', {
+    defaultValues: ({ answers }) => ({
+      licenseID: '',
+      issuingState: stateName(savedText(answers.issuingState) || savedText(answers.state)),
+    }),
+  });
   const masked = form.lead.masked.licenseID;
   const savedState = stateName(savedText(form.lead.answers.issuingState));
   const [replacing, setReplacing] = useState(false);
-  const [licenseID, setLicenseID] = useState('');
-  const [issuingState, setIssuingState] = useState(savedState);
   const onFile = masked !== undefined && !replacing;
 
   return (
-    <StepScreen
-      step="driverid"
-      form={form}
-      onSubmit={() => (onFile ? form.keepSaved() : form.submit({ licenseID, issuingState }))}
-    >
+    <StepScreen step="driverid" form={form} onSubmit={() => (onFile ? form.keepSaved() : form.submitStep())}>
       {onFile ? (
         <SavedAnswer replaceLabel="Enter a different ID" onReplace={() => setReplacing(true)}>
           Your ID ending in {lastFour(masked)}
@@ -38,33 +42,33 @@ export default function DriveridStep() {
         </SavedAnswer>
       ) : (
         <>
-          <TextField
-            id="licenseID"
-            label="Driver's license or state ID number"
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
-            maxLength={LICENSE_ID_MAX}
-            autoFocus={replacing}
-            value={licenseID}
-            onValueChange={(value) => {
-              setLicenseID(value);
-              form.clearError('licenseID');
-            }}
-            error={form.errors.licenseID}
+          <FormField
+            form={form.form}
+            name="licenseID"
+            render={(field) => (
+              <TextField
+                {...field}
+                label="Driver's license or state ID number"
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                maxLength={LICENSE_ID_MAX}
+                autoFocus={replacing}
+              />
+            )}
           />
-          <Combobox
-            id="issuingState"
-            label="Issuing state"
-            hint="Type the state's name or its 2-letter code."
-            autoComplete="off"
-            value={issuingState}
-            onValueChange={(value) => {
-              setIssuingState(value);
-              form.clearError('issuingState');
-            }}
-            suggestions={stateSuggestions(issuingState)}
-            error={form.errors.issuingState}
+          <FormField
+            form={form.form}
+            name="issuingState"
+            render={(field) => (
+              <Combobox
+                {...field}
+                label="Issuing state"
+                hint="Type the state's name or its 2-letter code."
+                autoComplete="off"
+                suggestions={stateSuggestions(field.value)}
+              />
+            )}
           />
         </>
       )}

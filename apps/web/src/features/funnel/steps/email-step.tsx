@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import type { ClientAnswers } from '@funnel/contracts/steps';
 import { Combobox } from '@/components/form/combobox';
+import { FormField } from '@/components/form/form-field';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { StepScreen } from '../components/step-screen';
@@ -13,39 +14,44 @@ import { emailSuggestions } from '../utils/email-suggestions';
  * shown back for a double check before it is saved (spec §2): a typo would lose every update.
  */
 export default function EmailStep() {
-  const form = useStepForm('email');
+  const form = useStepForm<{ email: string }>('email', {
+    defaultValues: ({ answers }) => ({ email: savedText(answers.email) }),
+  });
   const saved = savedText(form.lead.answers.email);
-  const [email, setEmail] = useState(saved);
   const [pending, setPending] = useState<ClientAnswers>();
   const inputRef = useRef<HTMLInputElement>(null);
 
-  function submit() {
-    if (form.busy) return;
-    const answers = form.validate({ email });
-    if (!answers) return;
-    if (answers.email === saved) form.save(answers);
-    else setPending(answers);
-  }
-
   return (
-    <StepScreen step="email" form={form} onSubmit={submit}>
-      <Combobox
-        ref={inputRef}
-        id="email"
-        label="Email address"
-        hint="We will only use it to send you updates about your loan request."
-        type="email"
-        inputMode="email"
-        autoComplete="email"
-        spellCheck={false}
-        autoCapitalize="none"
-        value={email}
-        onValueChange={(value) => {
-          setEmail(value);
-          form.clearError('email');
-        }}
-        suggestions={emailSuggestions(email)}
-        error={form.errors.email}
+    <StepScreen
+      step="email"
+      form={form}
+      onSubmit={() =>
+        form.submitStep((answers) => {
+          if (answers.email === saved) form.save(answers);
+          else setPending(answers);
+        })
+      }
+    >
+      <FormField
+        form={form.form}
+        name="email"
+        render={(field) => (
+          <Combobox
+            {...field}
+            ref={(element) => {
+              field.ref(element);
+              inputRef.current = element;
+            }}
+            label="Email address"
+            hint="We will only use it to send you updates about your loan request."
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            spellCheck={false}
+            autoCapitalize="none"
+            suggestions={emailSuggestions(field.value)}
+          />
+        )}
       />
       <Dialog
         open={pending !== undefined}

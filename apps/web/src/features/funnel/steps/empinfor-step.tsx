@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { FormField } from '@/components/form/form-field';
 import { StepScreen } from '../components/step-screen';
 import { SuggestField } from '../components/suggest-field';
 import { useStepForm } from '../hooks/use-step-form';
@@ -6,35 +6,33 @@ import { savedText } from '../utils/answers';
 
 /** Employer and job title, each with suggestions from the BFF's reference lists. */
 export default function EmpinforStep() {
-  const form = useStepForm('empinfor');
-  const [employerName, setEmployerName] = useState(() => savedText(form.lead.answers.employerName));
-  const [jobTitle, setJobTitle] = useState(() => savedText(form.lead.answers.jobTitle));
+  const form = useStepForm<{ employerName: string; jobTitle: string }>('empinfor', {
+    defaultValues: ({ answers }) => ({
+      employerName: savedText(answers.employerName),
+      jobTitle: savedText(answers.jobTitle),
+    }),
+  });
   return (
-    <StepScreen step="empinfor" form={form} onSubmit={() => form.submit({ employerName, jobTitle })}>
-      <SuggestField
-        id="employerName"
-        label="Employer name"
-        hint="If you are self-employed, enter your business name."
-        suggest="employer"
-        autoComplete="organization"
-        value={employerName}
-        onValueChange={(value) => {
-          setEmployerName(value);
-          form.clearError('employerName');
-        }}
-        error={form.errors.employerName}
+    <StepScreen step="empinfor" form={form} onSubmit={() => form.submitStep()}>
+      <FormField
+        form={form.form}
+        name="employerName"
+        render={(field) => (
+          <SuggestField
+            {...field}
+            label="Employer name"
+            hint="If you are self-employed, enter your business name."
+            suggest="employer"
+            autoComplete="organization"
+          />
+        )}
       />
-      <SuggestField
-        id="jobTitle"
-        label="Job title"
-        suggest="job_title"
-        autoComplete="organization-title"
-        value={jobTitle}
-        onValueChange={(value) => {
-          setJobTitle(value);
-          form.clearError('jobTitle');
-        }}
-        error={form.errors.jobTitle}
+      <FormField
+        form={form.form}
+        name="jobTitle"
+        render={(field) => (
+          <SuggestField {...field} label="Job title" suggest="job_title" autoComplete="organization-title" />
+        )}
       />
     </StepScreen>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { SUBMIT_BUTTONS } from '@funnel/contracts/consent';
 import { formatSsn } from '@funnel/contracts/rules/ssn';
+import { FormField } from '@/components/form/form-field';
 import { TextField } from '@/components/form/text-field';
 import { ConsentText } from '../components/consent-text';
 import { SavedAnswer, lastFour } from '../components/saved-answer';
@@ -13,11 +14,12 @@ import { afterLastStep, useSubmitApplication } from '../hooks/use-submit-applica
  * Funds saves the number, then submits the application and opens the waiting screen.
  */
 export default function SsnStep() {
-  const form = useStepForm('ssn');
+  const form = useStepForm<{ socialSecurityNumber: string }>('ssn', {
+    defaultValues: () => ({ socialSecurityNumber: '' }),
+  });
   const destination = afterLastStep(useSubmitApplication('REQUEST_FUNDS'));
   const masked = form.lead.masked.socialSecurityNumber;
   const [replacing, setReplacing] = useState(false);
-  const [ssn, setSsn] = useState('');
   const onFile = masked !== undefined && !replacing;
 
   return (
@@ -26,9 +28,7 @@ export default function SsnStep() {
       form={form}
       submitLabel={SUBMIT_BUTTONS.REQUEST_FUNDS}
       busyLabel="Sending your request…"
-      onSubmit={() =>
-        onFile ? form.keepSaved(destination) : form.submit({ socialSecurityNumber: ssn }, destination)
-      }
+      onSubmit={() => (onFile ? form.keepSaved(destination) : form.submitStep(undefined, destination))}
       after={<ConsentText button="REQUEST_FUNDS" />}
     >
       {onFile ? (
@@ -36,20 +36,21 @@ export default function SsnStep() {
           Your Social Security Number ending in {lastFour(masked)} is on file.
         </SavedAnswer>
       ) : (
-        <TextField
-          id="socialSecurityNumber"
-          label="Social Security Number"
-          hint="Lenders use it to confirm who you are. It is encrypted as soon as it reaches us."
-          inputMode="numeric"
-          autoComplete="off"
-          placeholder="xxx-xx-xxxx"
-          autoFocus={replacing}
-          value={ssn}
-          onValueChange={(text) => {
-            setSsn(formatSsn(text));
-            form.clearError('socialSecurityNumber');
-          }}
-          error={form.errors.socialSecurityNumber}
+        <FormField
+          form={form.form}
+          name="socialSecurityNumber"
+          render={(field) => (
+            <TextField
+              {...field}
+              label="Social Security Number"
+              hint="Lenders use it to confirm who you are. It is encrypted as soon as it reaches us."
+              inputMode="numeric"
+              autoComplete="off"
+              placeholder="xxx-xx-xxxx"
+              autoFocus={replacing}
+              onValueChange={(text) => field.onValueChange(formatSsn(text))}
+            />
+          )}
         />
       )}
     </StepScreen>

@@ -1,7 +1,6 @@
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useState, type RefObject } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { LandingParams } from '@funnel/contracts/attribution';
-import { fieldErrors } from '@funnel/contracts/errors';
 import { ZIP_CODE_NOT_FOUND } from '@funnel/contracts/messages';
 import {
   DEFAULT_LOAN_AMOUNT,
@@ -10,9 +9,10 @@ import {
   LOAN_REASONS,
   type LoanReason,
 } from '@funnel/contracts/options';
-import { LandingSchema } from '@funnel/contracts/landing';
-import { focusFirstInvalid } from '@/components/form/focus-first-invalid';
+import { LandingSchema, type LandingPayload } from '@funnel/contracts/landing';
+import { FormField } from '@/components/form/form-field';
 import { SelectField } from '@/components/form/select-field';
+import { schemaResolver, useSchemaForm, type FieldMessages } from '@/components/form/use-schema-form';
 import { ZipCodeField } from '@/components/form/zip-code-field';
 import { ConsentCertification, ConsentDisclosure } from '@/components/consent/consent-certification';
 import { RatesAndFeesButton } from '@/components/content/rates-and-fees-button';
@@ -24,6 +24,13 @@ import { useZipPlace } from '@/lib/get-zip-place';
 import { describeError, postClientLog } from '@/lib/post-client-log';
 import { useCreateLead } from '../api/create-lead';
 import styles from './landing.module.css';
+
+/** The form as its controls hold it: the amount is a select's text until it is parsed. */
+interface LandingValues {
+  amount: string;
+  loanReason: string;
+  zipCode: string;
+}
 
 interface LandingFormProps {
   /** A loan reason from a deep link that could not pre-fill a lead. */
@@ -41,111 +48,78 @@ interface LandingFormProps {
 export function LandingForm({ initialLoanReason, landingParams, firstFieldRef }: LandingFormProps) {
   const navigate = useNavigate();
   const { mutateAsync } = useCreateLead();
-  const [amount, setAmount] = useState(String(DEFAULT_LOAN_AMOUNT));
-  const [loanReason, setLoanReason] = useState<string>(initialLoanReason ?? DEFAULT_LOAN_REASON);
-  const [zipCode, setZipCode] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const [rejections, setRejections] = useState(0);
-  const busyRef = useRef(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  const place = useZipPlace(zipCode);
+  const { form, attachForm, busy, submit } = useSchemaForm<LandingValues>({
+    defaultValues: {
+      amount: String(DEFAULT_LOAN_AMOUNT),
+      loanReason: initialLoanReason ?? DEFAULT_LOAN_REASON,
+      zipCode: '',
+    },
+    resolver: schemaResolver<LandingValues, unknown>(LandingSchema, {
+      toInput: (values) => ({ ...values, amount: Number(values.amount) }),
+      check: (): FieldMessages => (zipNotFound ? { zipCode: ZIP_CODE_NOT_FOUND } : {}),
+    }),
+    onFailure(error) {
+      setFailure(GENERIC_ERROR);
+      postClientLog({ pretext: 'Creating a lead failed', text: describeError(error), type: 'error' });
+    },
+  });
+  const place = useZipPlace(form.watch('zipCode'));
   const zipNotFound = place.error instanceof ApiRequestError && place.error.status === 404;
-
-  useEffect(() => {
-    if (rejections > 0) focusFirstInvalid(formRef.current);
-  }, [rejections]);
-
-  function reject(fields: Record<string, string>) {
-    setErrors(fields);
-    setRejections((count) => count + 1);
-  }
-
-  function clearError(field: string) {
-    setErrors(({ [field]: _cleared, ...rest }) => rest);
-  }
-
-  async function submit(form: HTMLFormElement) {
-    if (busyRef.current) return;
-    const parsed = LandingSchema.safeParse({ amount: Number(amount), loanReason, zipCode });
-    if (!parsed.success) {
-      reject(fieldErrors(parsed.error));
-      return;
-    }
-    if (zipNotFound) {
-      reject({ zipCode: ZIP_CODE_NOT_FOUND });
-      return;
-    }
-    busyRef.current = true;
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      const summary = await mutateAsync({
-        ...parsed.data,
-        tracking: readConsentCertificates(form),
-        landingParams,
-      });
-      await navigate(`/${summary.nextStep}`);
-    } catch (error) {
-      if (error instanceof ApiRequestError && Object.keys(error.fields).length > 0) {
-        reject({ ...error.fields });
-      } else {
-        setFailure(GENERIC_ERROR);
-        postClientLog({ pretext: 'Creating a lead failed', text: describeError(error), type: 'error' });
-      }
-    } finally {
-      busyRef.current = false;
-      setBusy(false);
-    }
-  }
 
   return (
     <form
-      ref={formRef}
+      ref={attachForm}
       className={styles.form}
       noValidate
       aria-labelledby="landing-form-title"
       onSubmit={(event) => {
         event.preventDefault();
-        void submit(event.currentTarget);
+        const element = event.currentTarget;
+        setFailure(undefined);
+        submit(async (lead) => {
+          const summary = await mutateAsync({
+            ...(lead as LandingPayload),
+            tracking: readConsentCertificates(element),
+            landingParams,
+          });
+          await navigate(`/${summary.nextStep}`);
+        });
       }}
     >
       <h2 id="landing-form-title" className={styles.formTitle}>
         Request your loan
       </h2>
-      <SelectField
-        ref={firstFieldRef}
-        id="amount"
-        label="How much do you need?"
-        options={LOAN_AMOUNTS}
-        value={amount}
-        onValueChange={(value) => {
-          setAmount(value);
-          clearError('amount');
-        }}
-        error={errors.amount}
+      <FormField
+        form={form}
+        name="amount"
+        render={(field) => (
+          <SelectField
+            {...field}
+            ref={(element) => {
+              field.ref(element);
+              firstFieldRef.current = element;
+            }}
+            label="How much do you need?"
+            options={LOAN_AMOUNTS}
+          />
+        )}
       />
-      <SelectField
-        id="loanReason"
-        label="What is the loan for?"
-        options={LOAN_REASONS}
-        value={loanReason}
-        onValueChange={(value) => {
-          setLoanReason(value);
-          clearError('loanReason');
-        }}
-        error={errors.loanReason}
+      <FormField
+        form={form}
+        name="loanReason"
+        render={(field) => <SelectField {...field} label="What is the loan for?" options={LOAN_REASONS} />}
       />
-      <ZipCodeField
-        id="zipCode"
-        value={zipCode}
-        onValueChange={(value) => {
-          setZipCode(value);
-          clearError('zipCode');
-        }}
-        place={place.data}
-        error={errors.zipCode ?? (zipNotFound ? ZIP_CODE_NOT_FOUND : undefined)}
+      <FormField
+        form={form}
+        name="zipCode"
+        render={(field) => (
+          <ZipCodeField
+            {...field}
+            place={place.data}
+            error={field.error ?? (zipNotFound ? ZIP_CODE_NOT_FOUND : undefined)}
+          />
+        )}
       />
       <ConsentCertification />
       {failure && (

@@ -1,38 +1,35 @@
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import { FormField } from '@/components/form/form-field';
 import { PhoneField } from '@/components/form/phone-field';
 import { TextField } from '@/components/form/text-field';
 
 /** Spec §5: the privacy forms' phone input holds at most 14 characters, the mask's full length. */
 const PHONE_INPUT_MAX = 14;
 
-interface ContactFieldsProps {
-  values: { email: string; phone: string };
-  errors: Partial<Record<string, string>>;
-  onChange: (field: 'email' | 'phone', value: string) => void;
+interface ContactFieldsProps<V extends { email: string; phone: string }> {
+  form: UseFormReturn<V, unknown, FieldValues>;
   /** The form's layout for a pair of fields. */
   className?: string | undefined;
 }
 
 /** The email address and phone number a privacy request applies to: the same two fields on both forms. */
-export function ContactFields({ values, errors, onChange, className }: ContactFieldsProps) {
+export function ContactFields<V extends { email: string; phone: string }>({
+  form,
+  className,
+}: ContactFieldsProps<V>) {
   return (
     <div className={className}>
-      <TextField
-        id="email"
-        label="Email address"
-        type="email"
-        inputMode="email"
-        autoComplete="email"
-        value={values.email}
-        onValueChange={(value) => onChange('email', value)}
-        error={errors.email}
+      <FormField
+        form={form}
+        name={'email' as Path<V>}
+        render={(field) => (
+          <TextField {...field} label="Email address" type="email" inputMode="email" autoComplete="email" />
+        )}
       />
-      <PhoneField
-        id="phone"
-        label="Phone number"
-        maxLength={PHONE_INPUT_MAX}
-        value={values.phone}
-        onValueChange={(value) => onChange('phone', value)}
-        error={errors.phone}
+      <FormField
+        form={form}
+        name={'phone' as Path<V>}
+        render={(field) => <PhoneField {...field} label="Phone number" maxLength={PHONE_INPUT_MAX} />}
       />
     </div>
   );

@@ -1,6 +1,7 @@
 import { US_STATES } from '@funnel/contracts/options';
 import { DoNotSellRequestSchema, STATE_RESIDENCY_OPTIONS } from '@funnel/contracts/privacy';
 import { ChoiceGroup } from '@/components/form/choice-group';
+import { FormField } from '@/components/form/form-field';
 import { SelectField } from '@/components/form/select-field';
 import { TextField } from '@/components/form/text-field';
 import { ZipCodeField } from '@/components/form/zip-code-field';
@@ -35,19 +36,16 @@ type Field = keyof typeof INITIAL_VALUES;
  */
 export default function DoNotSellPage() {
   const { mutateAsync } = useSubmitDoNotSell();
-  const { formRef, values, errors, busy, outcome, setValue, submit, dismissOutcome } = usePrivacyRequestForm({
+  const { form, attachForm, busy, outcome, onSubmit, dismissOutcome } = usePrivacyRequestForm({
     initialValues: INITIAL_VALUES,
     schema: DoNotSellRequestSchema,
     send: mutateAsync,
   });
-  const text = (field: Field, label: string, autoComplete: string) => (
-    <TextField
-      id={field}
-      label={label}
-      autoComplete={autoComplete}
-      value={values[field]}
-      onValueChange={(value) => setValue(field, value)}
-      error={errors[field]}
+  const text = (name: Field, label: string, autoComplete: string) => (
+    <FormField
+      form={form}
+      name={name}
+      render={(field) => <TextField {...field} label={label} autoComplete={autoComplete} />}
     />
   );
   return (
@@ -56,60 +54,67 @@ export default function DoNotSellPage() {
       intro={`Residents of California, Nevada, Virginia, Utah and Connecticut have the right under their state's privacy law to stop a business from selling or sharing their personal information. ${BRAND.name} honours this request from anyone who sends it.`}
     >
       <form
-        ref={formRef}
+        ref={attachForm}
         className={styles.form}
         noValidate
         aria-label="Do not sell request"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
+        onSubmit={onSubmit}
       >
         <p id="state-residency-question" className={styles.question}>
           Do you live in one of these states?
         </p>
-        <ChoiceGroup
+        <FormField
+          form={form}
           name="stateResidencyPrompt"
-          labelledBy="state-residency-question"
-          options={STATE_RESIDENCY_OPTIONS}
-          value={values.stateResidencyPrompt || undefined}
-          onChange={(value) => setValue('stateResidencyPrompt', value)}
-          error={errors.stateResidencyPrompt}
-          columns={2}
+          render={(field) => (
+            <ChoiceGroup
+              name="stateResidencyPrompt"
+              labelledBy="state-residency-question"
+              options={STATE_RESIDENCY_OPTIONS}
+              value={field.value || undefined}
+              onChange={field.onValueChange}
+              error={field.error}
+              columns={2}
+            />
+          )}
         />
         <div className={`${styles.twoColumns} ${styles.threeColumns}`}>
           {text('firstName', 'First name', 'given-name')}
-          <TextField
-            id="middleName"
-            label="Middle name (optional)"
-            autoComplete="additional-name"
-            placeholder="Optional"
-            value={values.middleName}
-            onValueChange={(value) => setValue('middleName', value)}
-            error={errors.middleName}
+          <FormField
+            form={form}
+            name="middleName"
+            render={(field) => (
+              <TextField
+                {...field}
+                label="Middle name (optional)"
+                autoComplete="additional-name"
+                placeholder="Optional"
+              />
+            )}
           />
           {text('lastName', 'Last name', 'family-name')}
         </div>
-        <ContactFields className={styles.twoColumns} values={values} errors={errors} onChange={setValue} />
+        <ContactFields className={styles.twoColumns} form={form} />
         {text('address', 'Street address', 'street-address')}
         <div className={styles.twoColumns}>
           {text('city', 'City', 'address-level2')}
-          <SelectField
-            id="state"
-            label="State"
-            placeholder="Select your state"
-            autoComplete="address-level1"
-            options={US_STATES}
-            value={values.state}
-            onValueChange={(value) => setValue('state', value)}
-            error={errors.state}
+          <FormField
+            form={form}
+            name="state"
+            render={(field) => (
+              <SelectField
+                {...field}
+                label="State"
+                placeholder="Select your state"
+                autoComplete="address-level1"
+                options={US_STATES}
+              />
+            )}
           />
-          <ZipCodeField
-            id="zip"
-            value={values.zip}
-            onValueChange={(value) => setValue('zip', value)}
-            place={undefined}
-            error={errors.zip}
+          <FormField
+            form={form}
+            name="zip"
+            render={(field) => <ZipCodeField {...field} place={undefined} />}
           />
           {text('country', 'Country', 'country-name')}
         </div>

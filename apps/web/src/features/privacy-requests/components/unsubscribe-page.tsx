@@ -1,5 +1,6 @@
 import { UNSUBSCRIBE_REASONS } from '@funnel/contracts/options';
 import { UnsubscribeRequestSchema } from '@funnel/contracts/privacy';
+import { FormField } from '@/components/form/form-field';
 import { SelectField } from '@/components/form/select-field';
 import { ContentPage } from '@/components/layout/content-page';
 import { Button } from '@/components/ui/button';
@@ -13,7 +14,7 @@ import styles from './privacy-request-form.module.css';
 /** /unsubscribe: stop marketing email, texts and calls to an email address and phone number (spec §2). */
 export default function UnsubscribePage() {
   const { mutateAsync } = useSubmitUnsubscribe();
-  const { formRef, values, errors, busy, outcome, setValue, submit, dismissOutcome } = usePrivacyRequestForm({
+  const { form, attachForm, busy, outcome, onSubmit, dismissOutcome } = usePrivacyRequestForm({
     initialValues: { email: '', phone: '', reason: '' },
     schema: UnsubscribeRequestSchema,
     send: mutateAsync,
@@ -24,24 +25,24 @@ export default function UnsubscribePage() {
       intro={`Stop marketing emails, text messages and calls from ${BRAND.name} and the partners in our network. Enter the email address and phone number the messages reach you at.`}
     >
       <form
-        ref={formRef}
+        ref={attachForm}
         className={styles.form}
         noValidate
         aria-label="Unsubscribe request"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
+        onSubmit={onSubmit}
       >
-        <ContactFields className={styles.twoColumns} values={values} errors={errors} onChange={setValue} />
-        <SelectField
-          id="reason"
-          label="Why do you want to unsubscribe?"
-          placeholder="Select a reason"
-          options={UNSUBSCRIBE_REASONS}
-          value={values.reason}
-          onValueChange={(value) => setValue('reason', value)}
-          error={errors.reason}
+        <ContactFields className={styles.twoColumns} form={form} />
+        <FormField
+          form={form}
+          name="reason"
+          render={(field) => (
+            <SelectField
+              {...field}
+              label="Why do you want to unsubscribe?"
+              placeholder="Select a reason"
+              options={UNSUBSCRIBE_REASONS}
+            />
+          )}
         />
         <div className={styles.notes}>
           <p>

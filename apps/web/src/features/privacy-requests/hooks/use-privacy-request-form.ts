@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState, type FormEvent } from 'react';
+import type { DefaultValues } from 'react-hook-form';
 import type * as z from 'zod';
-import { fieldErrors } from '@funnel/contracts/errors';
 import type { PrivacyRequestResult } from '@funnel/contracts/privacy';
-import { focusFirstInvalid } from '@/components/form/focus-first-invalid';
+import { schemaResolver, useSchemaForm } from '@/components/form/use-schema-form';
 import { ApiRequestError } from '@/lib/api-request-error';
 import { GENERIC_ERROR } from '@/lib/generic-error';
 
@@ -12,91 +12,54 @@ export interface RequestOutcome {
   message: string;
 }
 
-interface PrivacyRequestFormOptions<F extends string, S extends z.ZodType> {
+interface PrivacyRequestFormOptions<V extends Record<string, string>, S extends z.ZodType> {
   /** Every field as the visitor types it; also what the form goes back to after an accepted request. */
-  initialValues: Record<F, string>;
+  initialValues: V;
   /** The contracts schema the BFF runs, so the browser refuses the same input with the same messages. */
   schema: S;
   send: (payload: z.output<S>) => Promise<PrivacyRequestResult>;
 }
 
 /**
- * The state and submit logic both privacy forms share (spec §2, §5, §8): validate with the contracts schema and
- * show each message next to its field; otherwise send, and answer with an alert carrying the server's message.
- * Input the server refuses (400 with `fields`) lands next to the fields the same way; anything else that goes
- * wrong gets the alert with the error icon.
+ * What both privacy forms share (spec §2, §5, §8), on the app's one form engine: the contracts schema's messages
+ * next to their fields; otherwise send, and answer with an alert carrying the server's message. Input the server
+ * refuses (400 with `fields`) lands next to the fields the same way; anything else that goes wrong gets the alert
+ * with the error icon.
  */
-export function usePrivacyRequestForm<F extends string, S extends z.ZodType>({
+export function usePrivacyRequestForm<V extends Record<string, string>, S extends z.ZodType>({
   initialValues,
   schema,
   send,
-}: PrivacyRequestFormOptions<F, S>) {
-  const [values, setValues] = useState(initialValues);
-  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
-  const [busy, setBusy] = useState(false);
+}: PrivacyRequestFormOptions<V, S>) {
   const [outcome, setOutcome] = useState<RequestOutcome | null>(null);
-  const [rejections, setRejections] = useState(0);
-  const busyRef = useRef(false);
-  const formRef = useRef<HTMLFormElement>(null);
-
-  useEffect(() => {
-    if (rejections > 0) focusFirstInvalid(formRef.current);
-  }, [rejections]);
-
-  function reject(fields: Record<string, string>) {
-    setErrors(fields);
-    setRejections((count) => count + 1);
-  }
-
-  function setValue(field: F, value: string) {
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors(({ [field]: _cleared, ...rest }) => rest);
-  }
-
-  async function submit() {
-    if (busyRef.current) return;
-    const parsed = schema.safeParse(values);
-    if (!parsed.success) {
-      reject(fieldErrors(parsed.error));
-      return;
-    }
-    busyRef.current = true;
-    setBusy(true);
-    try {
-      const result = await send(parsed.data);
-      // Spec §7: status 200 is success; the alert shows whatever message the server gave.
-      if (result.status === 200) {
-        setValues(initialValues);
-        setErrors({});
-        setOutcome({ kind: 'success', message: result.message });
-      } else {
-        setOutcome({ kind: 'error', message: result.message });
-      }
-    } catch (error) {
-      const fields = error instanceof ApiRequestError ? error.fields : {};
-      const known = Object.keys(fields).filter((field) => field in initialValues);
-      if (known.length > 0) {
-        reject(Object.fromEntries(known.map((field) => [field, fields[field] as string])));
-      } else {
-        // A 4xx (too many requests) says what to do; a network failure or 5xx gets the generic sentence.
-        const message =
-          error instanceof ApiRequestError && error.isClientError ? error.message : GENERIC_ERROR;
-        setOutcome({ kind: 'error', message });
-      }
-    } finally {
-      busyRef.current = false;
-      setBusy(false);
-    }
-  }
+  const { form, attachForm, busy, submit } = useSchemaForm<V>({
+    defaultValues: initialValues as DefaultValues<V>,
+    resolver: schemaResolver<V>(schema),
+    onFailure(error) {
+      // A 4xx (too many requests) says what to do; a network failure or 5xx gets the generic sentence.
+      const message = error instanceof ApiRequestError && error.isClientError ? error.message : GENERIC_ERROR;
+      setOutcome({ kind: 'error', message });
+    },
+  });
 
   return {
-    formRef,
-    values,
-    errors,
+    form,
+    attachForm,
     busy,
     outcome,
-    setValue,
-    submit,
+    onSubmit(event: FormEvent) {
+      event.preventDefault();
+      submit(async (payload) => {
+        const result = await send(payload as z.output<S>);
+        // Spec §7: status 200 is success; the alert shows whatever message the server gave.
+        if (result.status === 200) {
+          form.reset(initialValues);
+          setOutcome({ kind: 'success', message: result.message });
+        } else {
+          setOutcome({ kind: 'error', message: result.message });
+        }
+      });
+    },
     dismissOutcome: () => setOutcome(null),
   };
 }
