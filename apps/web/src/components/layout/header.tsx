@@ -1,12 +1,17 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'react-router';
-import { FaqList } from '@/components/content/faq-list';
 import { HOW_IT_WORKS_SECTION_ID, HowItWorksSteps } from '@/components/content/how-it-works-steps';
 import { RatesAndFees } from '@/components/content/rates-and-fees';
 import { Dialog } from '@/components/ui/dialog';
+import { PageLoader } from '@/components/ui/page-loader';
 import { BRAND } from '@/config/brand';
 import { Logo } from './logo';
 import styles from './header.module.css';
+
+// The FAQ text is read by few visitors and only after a click: it loads with the dialog, not with every page.
+const FaqList = lazy(() =>
+  import('@/components/content/faq-list').then(({ FaqList }) => ({ default: FaqList })),
+);
 
 type Popup = 'how-it-works' | 'rates-and-fees' | 'faqs';
 
@@ -179,7 +184,9 @@ export function Header() {
         finalFocusRef={popupReturnRef}
         size="large"
       >
-        <FaqList />
+        <Suspense fallback={<PageLoader />}>
+          <FaqList />
+        </Suspense>
         <p>
           Still have a question? <Link to="/contact-us">Contact us</Link>.
         </p>
