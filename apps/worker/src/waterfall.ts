@@ -2,6 +2,7 @@ import { DelayedError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Buyer, BuyersFile } from '@funnel/contracts/buyers';
 import { LEAD_STATUS } from '@funnel/contracts/lender-network';
+import type { BuyerAttemptResult, LeadEvent } from '@funnel/contracts/lead-events';
 import type { MappedFieldError } from '@funnel/contracts/sync-post-network';
 import type { LeadRecord, NewOutcome } from '@funnel/lead-store/lead-store';
 import type { AttemptAnswer, BuyerAdapter } from './buyer-adapters.js';
@@ -12,7 +13,7 @@ import type { SubmitLeadResult } from './submit-lead-processor.js';
 import { WaterfallCursors, type Cursor } from './waterfall-cursor.js';
 
 /** How one attempt ended, as the audit trail, the reports and the metrics see it. */
-export type AttemptResult = 'sold' | 'rejected' | 'invalid' | 'timeout' | 'error' | 'capped';
+export type AttemptResult = BuyerAttemptResult;
 
 export interface AttemptRecord {
   leadId: string;
@@ -227,4 +228,23 @@ function nextBuyerIndex(cursor: Cursor, buyer: Buyer): number {
 async function delay(run: WaterfallRun, dueAt: number): Promise<never> {
   await run.job.moveToDelayed(dueAt, run.token);
   throw new DelayedError();
+}
+
+/** The system-of-record event of an attempt; its id is the attempt's key, so a retold attempt is one event. */
+export function attemptEvent(attempt: AttemptRecord): LeadEvent {
+  return {
+    eventId: `attempt:${attempt.attemptKey}`,
+    leadId: attempt.leadId,
+    at: attempt.at,
+    type: 'buyer_attempt',
+    attemptKey: attempt.attemptKey,
+    step: attempt.index,
+    buyer: attempt.buyer,
+    tier: attempt.tier,
+    ...(attempt.floor !== undefined ? { floor: attempt.floor } : {}),
+    result: attempt.result,
+    ...(attempt.price !== undefined ? { price: attempt.price } : {}),
+    latencyMs: Math.round(attempt.latencyMs),
+    fieldErrors: attempt.fieldErrors,
+  };
 }
