@@ -61,6 +61,7 @@ function summaryPatch(event: LeadEvent): SummaryPatch | undefined {
         seconds_to_decision: event.secondsToDecision ?? null,
       };
     case 'step_completed':
+    case 'buyer_attempt':
       return undefined;
   }
 }
@@ -138,6 +139,32 @@ export async function recordEvents(
         .insertInto('lead_steps')
         .values([...steps.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row))
         .onConflict((oc) => oc.columns(['lead_id', 'step']).doNothing())
+        .execute();
+    }
+    const attempts = news.flatMap((event) =>
+      event.type === 'buyer_attempt'
+        ? [
+            {
+              attempt_key: event.attemptKey,
+              lead_id: event.leadId,
+              step: event.step,
+              buyer: event.buyer,
+              tier: event.tier,
+              floor: event.floor ?? null,
+              result: event.result,
+              price: event.price ?? null,
+              latency_ms: event.latencyMs,
+              field_errors: JSON.stringify(event.fieldErrors),
+              at: new Date(event.at),
+            },
+          ]
+        : [],
+    );
+    if (attempts.length > 0) {
+      await trx
+        .insertInto('buyer_attempts')
+        .values(attempts.sort((a, b) => (a.attempt_key < b.attempt_key ? -1 : 1)))
+        .onConflict((oc) => oc.column('attempt_key').doNothing())
         .execute();
     }
     const patches = news.map(summaryPatch).filter((p): p is SummaryPatch => p !== undefined);
