@@ -25,6 +25,26 @@ beforeAll(async () => {
       latencyMinMs: 0,
       latencyMaxMs: 0,
     },
+    // Slow enough that a worker killed a moment after the leads arrive dies in the middle of their walks.
+    {
+      id: 'slow-never',
+      protocol: 'sync-post',
+      seed: 4,
+      interestShare: 0,
+      latencyMinMs: 400,
+      latencyMaxMs: 800,
+    },
+    {
+      id: 'slow-network',
+      protocol: 'lead-service',
+      seed: 5,
+      soldShare: 1,
+      pendingShare: 1,
+      pendingMinMs: 1000,
+      pendingMaxMs: 3000,
+      latencyMinMs: 50,
+      latencyMaxMs: 200,
+    },
   ]);
 });
 afterAll(async () => {
@@ -102,6 +122,62 @@ it('the worker process walks its buyers file, records every attempt in PostgreSQ
     expect(metrics).toContain(`funnel_buyer_revenue_dollars_total{buyer="always"} ${price}`);
   } finally {
     await worker.stop();
+    await pipeline.close();
+  }
+});
+
+it('a worker SIGKILLed mid-walk: another resumes every walk, no buyer sees an attempt twice', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'buyers-')), 'buyers.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      timeZone: 'America/Chicago',
+      buyers: [
+        {
+          id: 'slow-never',
+          protocol: 'sync-post',
+          baseUrl: sandbox.buyerUrl('slow-never'),
+          tier: 1,
+          priceLadder: [60, 30, 5],
+        },
+        {
+          id: 'slow-network',
+          protocol: 'lead-service',
+          baseUrl: sandbox.buyerUrl('slow-network'),
+          tier: 2,
+          price: 20,
+          timeouts: { attemptMs: 20_000, pollMs: 200 },
+        },
+      ],
+    }),
+  );
+  const pipeline = new Pipeline();
+  const env = pipeline.workerEnv(sandbox.url, {
+    LOG_LEVEL: 'info',
+    BUYERS_FILE: file,
+    WORKER_METRICS_PORT: '0',
+    STALLED_INTERVAL_MS: '1000',
+    LOCK_DURATION_MS: '2000',
+  });
+  const first = await startApp({ entry: 'apps/worker/src/main.ts', env, readyLog: /worker started/ });
+  let second: Awaited<ReturnType<typeof startApp>> | undefined;
+  try {
+    const before = await sandbox.stats();
+    const ids = await Promise.all(Array.from({ length: 12 }, () => pipeline.submitLead()));
+    // Some walks are mid-ladder at the slow buyer, some pending at the network, when the worker dies.
+    await new Promise((r) => setTimeout(r, 1500));
+    await first.kill();
+    second = await startApp({ entry: 'apps/worker/src/main.ts', env, readyLog: /worker started/ });
+    const outcomes = await Promise.all(ids.map((id) => pipeline.finalOutcome(id, 60_000)));
+    expect(outcomes.map((o) => `${o.outcome}:${o.reason ?? ''}`)).toEqual(ids.map(() => 'sold:'));
+    const after = await sandbox.stats();
+    // Every lead at each of the three floors once, and at the network once: never a second attempt.
+    expect(after['slow-never']!.attempts - before['slow-never']!.attempts).toBe(36);
+    expect(after['slow-network']!.attempts - before['slow-network']!.attempts).toBe(12);
+    expect(after['slow-never']!.repeatedAttempts + after['slow-network']!.repeatedAttempts).toBe(0);
+  } finally {
+    await second?.stop();
+    await first.stop();
     await pipeline.close();
   }
 });
