@@ -102,6 +102,10 @@ describe('simulated buyers', () => {
     const first = await post('market', syncPayload(leadId, `${leadId}-0`, 0));
     const again = await post('market', syncPayload(leadId, `${leadId}-0`, 0));
     expect(again).toEqual(first);
+    const held = await app.inject({ method: 'GET', url: `/buyers/market/_sandbox/attempts/${leadId}-0` });
+    expect(held.json()).toEqual({ payload: syncPayload(leadId, `${leadId}-0`, 0), answer: first });
+    const unknown = await app.inject({ method: 'GET', url: `/buyers/market/_sandbox/attempts/${leadId}-5` });
+    expect(unknown.statusCode).toBe(404);
     const before = (await stats()).find((b) => b.id === 'market')!;
     await post('market', syncPayload(leadId, `${leadId}-9`, 0));
     const after = (await stats()).find((b) => b.id === 'market')!;

@@ -6,6 +6,7 @@ import { LenderSimulator } from './lender-simulator.js';
 import leadPingRoutes from './routes/lead-ping.js';
 import leadSendRoutes from './routes/lead-send.js';
 import lenderPageRoutes from './routes/lender-pages.js';
+import sandboxAdminRoutes from './routes/sandbox-admin.js';
 import syncPostRoutes from './routes/sync-post.js';
 import { SyncPostBuyer } from './sync-post-buyer.js';
 
@@ -35,7 +36,7 @@ export async function registerSimulatedBuyers(
     const prefix = buyerPath(buyer.id);
     const publicUrl = `${settings.publicUrl}${prefix}`;
     if (buyer.protocol === 'sync-post') {
-      const simulated = new SyncPostBuyer(buyer, publicUrl);
+      const simulated = new SyncPostBuyer(buyer, publicUrl, settings.maxLeads);
       await app.register(syncPostRoutes, { prefix, buyer: simulated, closing: closing.signal });
       served.push(simulated);
       continue;
@@ -65,6 +66,7 @@ export async function registerSimulatedBuyers(
     await app.register(leadSendRoutes, { prefix, ...services });
     await app.register(leadPingRoutes, { prefix, ...services });
     await app.register(lenderPageRoutes, { prefix, ...services });
+    await app.register(sandboxAdminRoutes, { prefix, ...services });
     served.push({
       stats: () => simulator.buyerStats(buyer.id),
       reset: () => {

@@ -23,13 +23,16 @@ export interface SyncPostAnswer {
  * key gets its first answer back and never counts as a new attempt.
  */
 export class SyncPostBuyer {
-  readonly #answers = new Map<string, SyncPostResponse>();
+  /** By idempotency key: the first answer, and the body exactly as first posted. */
+  readonly #attempts = new Map<string, { answer: SyncPostResponse; payload: unknown }>();
   readonly #keysByFloor = new Map<string, number>();
   #stats = zero();
 
   constructor(
     readonly profile: SyncPostProfile,
     private readonly publicUrl: string,
+    /** Attempts kept in memory; the oldest are forgotten beyond this. */
+    private readonly maxAttempts: number,
   ) {}
 
   post(body: unknown): SyncPostAnswer {
@@ -44,10 +47,10 @@ export class SyncPostBuyer {
     }
     const payload = parsed.data;
     const delayMs = this.#latency(payload.IdempotencyKey);
-    const known = this.#answers.get(payload.IdempotencyKey);
+    const known = this.#attempts.get(payload.IdempotencyKey);
     if (known) {
       this.#stats.replays += 1;
-      return { body: known, delayMs };
+      return { body: known.answer, delayMs };
     }
     this.#stats.attempts += 1;
     const floorKey = `${payload.ReferenceID}@${payload.MinimumPrice}`;
@@ -57,10 +60,19 @@ export class SyncPostBuyer {
 
     const timedOut = delayMs > payload.MaxResponseTime * 1000;
     const answer = timedOut ? rejected() : this.#decide(payload);
-    this.#answers.set(payload.IdempotencyKey, answer);
+    this.#attempts.set(payload.IdempotencyKey, { answer, payload: body });
+    if (this.#attempts.size > this.maxAttempts) {
+      const oldest = this.#attempts.keys().next().value;
+      if (oldest !== undefined) this.#attempts.delete(oldest);
+    }
     if (answer.Result === 'Sold') this.#stats.sold += 1;
     else this.#stats.rejected += 1;
     return { body: answer, delayMs: timedOut ? payload.MaxResponseTime * 1000 : delayMs };
+  }
+
+  /** An attempt as the buyer holds it, by idempotency key: the payload as first posted and its answer. */
+  attempt(key: string): { payload: unknown; answer: SyncPostResponse } | undefined {
+    return this.#attempts.get(key);
   }
 
   stats(): SandboxBuyerStats {
@@ -68,7 +80,7 @@ export class SyncPostBuyer {
   }
 
   reset(): void {
-    this.#answers.clear();
+    this.#attempts.clear();
     this.#keysByFloor.clear();
     this.#stats = zero();
   }

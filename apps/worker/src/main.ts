@@ -23,7 +23,7 @@ import { startReconcilerWorker } from './reconciler-worker.js';
 import { createSubmissionWorker } from './submission-worker.js';
 import { createWebhookDeliveryWorker } from './webhook-delivery-worker.js';
 import { WebhookSender } from './webhook-sender.js';
-import { createBuyerAdapter } from './buyer-adapters.js';
+import { createBuyerAdapter } from './buyer-adapter.js';
 import { WaterfallCursors } from './waterfall-cursor.js';
 import { attemptEvent, type AttemptRecord } from './waterfall.js';
 

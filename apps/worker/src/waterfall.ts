@@ -5,7 +5,7 @@ import { LEAD_STATUS } from '@funnel/contracts/lender-network';
 import type { BuyerAttemptResult, LeadEvent } from '@funnel/contracts/lead-events';
 import type { MappedFieldError } from '@funnel/contracts/sync-post-network';
 import type { LeadRecord, NewOutcome } from '@funnel/lead-store/lead-store';
-import type { AttemptAnswer, BuyerAdapter } from './buyer-adapters.js';
+import type { AttemptAnswer, BuyerAdapter } from './buyer-adapter.js';
 import { dayIn, planWalk, type LeadTraits } from './buyer-eligibility.js';
 import { decide, type DecisionPolicy } from './decision.js';
 import { RetryableLenderError } from './lender-errors.js';

@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuyerSchema } from '@funnel/contracts/buyers';
 import { CONSENT_VERSION } from '@funnel/contracts/consent';
-import { LENDER_NETWORK_PATHS } from '@funnel/contracts/lender-network';
+import { SandboxLeadSchema } from '@funnel/contracts/lender-sandbox';
 import { SAMPLE_LEAD, SAMPLE_SUBMISSION_CONTEXT as context } from '@funnel/contracts/sample-lead';
-import { SYNC_POST_PATH } from '@funnel/contracts/sync-post-network';
 import type { LeadRecord } from '@funnel/lead-store/lead-store';
-import { createBuyerAdapter } from '../src/buyer-adapters.js';
+import { createBuyerAdapter } from '../src/buyer-adapter.js';
+import { startBuyersSandbox } from './waterfall-fixture.js';
 
 const golden = (name: string) =>
   JSON.parse(
@@ -31,80 +29,77 @@ const lead = {
   },
 } as unknown as LeadRecord;
 
-/**
- * What each adapter puts on the wire, byte for byte, compared with the reviewed golden payloads: a server that
- * records the request and answers as the protocol says.
- */
+/** What each adapter puts on the wire, as the sandbox's buyers received it, against the reviewed golden payloads. */
 describe('buyer adapters on the wire', () => {
-  const received: { path: string; headers: Record<string, unknown>; body: unknown }[] = [];
-  let server: Server;
-  let base: string;
+  let sandbox: Awaited<ReturnType<typeof startBuyersSandbox>>;
 
   beforeAll(async () => {
-    server = createServer((request, response) => {
-      let text = '';
-      request.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      request.on('end', () => {
-        received.push({ path: request.url ?? '', headers: request.headers, body: JSON.parse(text) });
-        response.setHeader('content-type', 'application/json');
-        response.end(
-          request.url?.endsWith(SYNC_POST_PATH)
-            ? JSON.stringify({
-                Result: 'Error',
-                Errors: [{ Field: 'BankRoutingNumber', Value: '1', Description: 'Bad' }],
-              })
-            : JSON.stringify({ data: { status: 3, lead_id: 'NET-1' } }),
-        );
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    sandbox = await startBuyersSandbox([
+      {
+        id: 'market',
+        protocol: 'sync-post',
+        seed: 1,
+        interestShare: 1,
+        maxValue: 500,
+        latencyMinMs: 0,
+        latencyMaxMs: 0,
+      },
+      {
+        id: 'network',
+        protocol: 'lead-service',
+        seed: 2,
+        soldShare: 1,
+        pendingShare: 1,
+        latencyMinMs: 0,
+        latencyMaxMs: 0,
+      },
+    ]);
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => sandbox.process.stop());
 
-  it('sync-post: the golden payload with the attempt key, floor and seconds; field errors mapped back', async () => {
-    const buyer = BuyerSchema.parse({
-      id: 'market',
-      protocol: 'sync-post',
-      baseUrl: `${base}/buyers/market`,
-      apiKey: 'secret-key',
-      tier: 1,
-      priceLadder: [80, 50],
-    });
-    const adapter = createBuyerAdapter(buyer);
+  it('sync-post: the golden payload with the attempt key, floor and whole seconds; the sale and its price', async () => {
+    const adapter = createBuyerAdapter(
+      BuyerSchema.parse({
+        id: 'market',
+        protocol: 'sync-post',
+        baseUrl: sandbox.buyerUrl('market'),
+        tier: 1,
+        priceLadder: [80, 50],
+      }),
+    );
+    const key = `${context.leadId}-2`;
     // 25.6 s of budget: 25 whole seconds once the way back is kept aside.
-    const answer = await adapter.post(lead, { key: `${context.leadId}-2`, floor: 50, budgetMs: 25_600 });
+    const answer = await adapter.post(lead, { key, floor: 50, budgetMs: 25_600 });
     await adapter.close();
-    const request = received.at(-1)!;
-    expect(request.path).toBe(`/buyers/market${SYNC_POST_PATH}`);
-    expect(request.headers.authorization).toBe('Bearer secret-key');
-    expect(request.body).toStrictEqual(golden('sync-post-payload.json'));
-    expect(answer).toEqual({
-      kind: 'invalid',
-      fieldErrors: [{ field: 'bank_aba', buyerField: 'BankRoutingNumber', description: 'Bad' }],
-    });
+    const held = (await (await fetch(`${sandbox.buyerUrl('market')}/_sandbox/attempts/${key}`)).json()) as {
+      payload: unknown;
+      answer: { Result: string; Price?: number };
+    };
+    expect(held.payload).toStrictEqual(golden('sync-post-payload.json'));
+    expect(answer.kind).toBe(held.answer.Result === 'Sold' ? 'sold' : 'rejected');
+    if (answer.kind === 'sold') expect(answer.price).toBe(held.answer.Price);
   });
 
-  it('lead-service: the golden payload with the attempt key as partnerLeadId; pending is pinged later', async () => {
-    const buyer = BuyerSchema.parse({
-      id: 'network',
-      protocol: 'lead-service',
-      baseUrl: `${base}/buyers/network`,
-      tier: 1,
-      price: 30,
-    });
-    const adapter = createBuyerAdapter(buyer);
-    const answer = await adapter.post(lead, { key: `${context.leadId}-0`, floor: undefined, budgetMs: 5000 });
+  it('lead-service: the golden payload with the attempt key as partnerLeadId, then pending', async () => {
+    const adapter = createBuyerAdapter(
+      BuyerSchema.parse({
+        id: 'network',
+        protocol: 'lead-service',
+        baseUrl: sandbox.buyerUrl('network'),
+        tier: 1,
+        price: 30,
+      }),
+    );
+    const key = `${context.leadId}-0`;
+    const answer = await adapter.post(lead, { key, floor: undefined, budgetMs: 5000 });
     await adapter.close();
-    const request = received.at(-1)!;
-    expect(request.path).toBe(`/buyers/network${LENDER_NETWORK_PATHS.submit}`);
-    expect(request.body).toStrictEqual({
-      ...golden('submission-payload.json'),
-      partnerLeadId: `${context.leadId}-0`,
-    });
+    const held = SandboxLeadSchema.parse(
+      await (await fetch(`${sandbox.buyerUrl('network')}/_sandbox/leads/${key}`)).json(),
+    );
+    expect(held.payload).toStrictEqual({ ...golden('submission-payload.json'), partnerLeadId: key });
     expect(answer).toEqual({
       kind: 'pending',
-      pending: { upstreamLeadId: 'NET-1', checkKey: `${context.leadId}-0` },
+      pending: { upstreamLeadId: held.networkLeadId, checkKey: key },
     });
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBuyerAdapter } from '../src/buyer-adapters.js';
+import { createBuyerAdapter } from '../src/buyer-adapter.js';
 import { planWalk, type LeadTraits } from '../src/buyer-eligibility.js';
 import { WaterfallCursors } from '../src/waterfall-cursor.js';
 import { Pipeline } from './pipeline-fixture.js';

@@ -10,7 +10,7 @@ import {
   type SandboxBuyerStats,
 } from '@funnel/contracts/sandbox-buyers';
 import { freePort, startApp, type AppProcess } from '@funnel/testing/processes';
-import { createBuyerAdapter, type BuyerAdapter } from '../src/buyer-adapters.js';
+import { createBuyerAdapter, type BuyerAdapter } from '../src/buyer-adapter.js';
 import { createSubmissionWorker } from '../src/submission-worker.js';
 import { WaterfallCursors } from '../src/waterfall-cursor.js';
 import type { AttemptRecord } from '../src/waterfall.js';
