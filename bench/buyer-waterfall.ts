@@ -38,7 +38,7 @@ const LEADS = smoke ? 40 : 1_000;
 const SEED = 20_251_125;
 const DEADLINE_MS = 310_000;
 // Below what prime-market would buy uncapped (about 110 of 1,000), so the cap binds while two workers race.
-const PRIME_CAP_PER_HOUR = smoke ? 2 : 80;
+const PRIME_CAP_PER_HOUR = smoke ? 3 : 80;
 const STATES = ['TX', 'CA', 'FL', 'NY', 'OH', 'NV', 'WA', 'GA', 'IL', 'CO'] as const;
 
 /** mulberry32: the lead profiles are the same in every run with the same seed. */
