@@ -17,6 +17,7 @@ const SCRIPTS = [
   'sse-connections',
   'sse-latency',
   'poll-lateness',
+  'buyer-waterfall',
   'system-of-record',
   'lighthouse',
 ].filter((name) => only.length === 0 || only.includes(name));

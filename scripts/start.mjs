@@ -1,7 +1,7 @@
 // `npm start`: builds what is needed and runs the whole product locally at one URL.
 // Finds (or starts) Redis, generates development secrets when none are configured, then starts the apps.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { devSecrets } from './dev-secrets.mjs';
@@ -139,8 +139,21 @@ if (!env.LENDER_NETWORK_URL) {
   // No lender network configured: the local sandbox plays it, and its sold redirect is a page it serves.
   env.SANDBOX_PORT ??= '4010';
   env.LENDER_NETWORK_URL = `http://127.0.0.1:${env.SANDBOX_PORT}`;
+  // It also plays three buyers (config/sandbox-buyers.example.json), which the worker walks as a waterfall with
+  // the example buyers file, its addresses moved to this sandbox's port.
+  env.SANDBOX_BUYERS_FILE ??= path.join(root, 'config/sandbox-buyers.example.json');
+  if (!env.BUYERS_FILE) {
+    const example = JSON.parse(readFileSync(path.join(root, 'config/buyers.example.json'), 'utf8'));
+    for (const buyer of example.buyers) {
+      buyer.baseUrl = buyer.baseUrl.replace('//127.0.0.1:4010/', `//127.0.0.1:${env.SANDBOX_PORT}/`);
+    }
+    mkdirSync(dataDir, { recursive: true });
+    env.BUYERS_FILE = path.join(dataDir, 'buyers.local.json');
+    writeFileSync(env.BUYERS_FILE, JSON.stringify(example, null, 2));
+  }
   run('lender-sandbox', 'apps/lender-sandbox/dist/server.js');
   say(`No LENDER_NETWORK_URL set: the lender sandbox answers at ${env.LENDER_NETWORK_URL}.`);
+  say(`Buyers: ${path.relative(root, env.BUYERS_FILE)}, played by the sandbox under /buyers/{id}.`);
 }
 run('worker', 'apps/worker/dist/main.js');
 run('bff', 'apps/bff/dist/server.js');

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate, openDatabase, type Database } from '@funnel/db/database';
+import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { partnerKey } from './partner-keys.js';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
 import { SESSION_COOKIE } from '../src/plugins/lead-session.js';
@@ -152,10 +155,17 @@ describe('fuzz: every operation of the API document', () => {
   const partner = partnerKey('fuzz', 'aff-fuzz', 100_000);
   const adminToken = randomBytes(24).toString('hex');
 
+  // A system of record of its own, so the reports and the privacy-request log answer from PostgreSQL.
+  const schema = testSchema('bfffuzz');
+  let db: Kysely<Database>;
+
   beforeAll(async () => {
+    db = openDatabase({ url: testDatabaseUrl(), schema });
+    await migrate(db, schema);
     t = await startTestApp({
       now: () => FUNNEL_NOW,
       env: {
+        DATABASE_URL: `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
         PARTNER_API_KEYS: partner.entry,
         ADMIN_API_TOKEN: adminToken,
         RATE_LIMIT_ENABLED: 'false',
@@ -195,6 +205,8 @@ describe('fuzz: every operation of the API document', () => {
   });
   afterAll(async () => {
     await t?.close();
+    await db?.destroy();
+    await dropSchema(schema);
   });
 
   it('answers every operation without a 5xx, in the error shape, echoing nothing', async () => {

@@ -119,6 +119,64 @@ describe('the system of record, seen from the BFF', () => {
         p90SecondsToDecision: null,
       },
     ]);
+
+    // What the worker's waterfall records for the lead: a rejection at one buyer's floor, a sale at another.
+    const at = new Date().toISOString();
+    const attempt = {
+      leadId: id,
+      at,
+      type: 'buyer_attempt' as const,
+      tier: 1,
+      latencyMs: 90,
+      fieldErrors: [],
+    };
+    await recordEvents(db, [
+      {
+        ...attempt,
+        eventId: `attempt:${id}-0`,
+        attemptKey: `${id}-0`,
+        step: 0,
+        buyer: 'prime',
+        floor: 80,
+        result: 'rejected',
+      },
+      {
+        ...attempt,
+        eventId: `attempt:${id}-1`,
+        attemptKey: `${id}-1`,
+        step: 1,
+        buyer: 'prime',
+        floor: 50,
+        result: 'sold',
+        price: 61.2,
+      },
+    ]);
+    const buyers = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/admin/reports/buyers?${query}`,
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(buyers.json().rows).toEqual([
+      {
+        buyer: 'prime',
+        attempts: 2,
+        sold: 1,
+        acceptRate: 0.5,
+        revenue: 61.2,
+        averagePrice: 61.2,
+        timeouts: 0,
+        capped: 0,
+      },
+    ]);
+    const buyersCsv = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/admin/reports/buyers?${query}&format=csv`,
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    expect(buyersCsv.body.split('\r\n').slice(0, 2)).toEqual([
+      'buyer,attempts,sold,accept_rate,revenue,average_price,timeouts,capped',
+      'prime,2,1,0.5000,61.20,61.20,0,0',
+    ]);
   });
 
   it('reads consent from the archive once the drain moved it there, and erases it on a deletion request', async () => {

@@ -10,6 +10,7 @@ import lenderPageRoutes from './routes/lender-pages.js';
 import sandboxAdminRoutes from './routes/sandbox-admin.js';
 import { SandboxConfigSchema, type SandboxConfigInput } from './sandbox-config.js';
 import type { SandboxServices } from './sandbox-services.js';
+import { registerSimulatedBuyers } from './simulated-buyers.js';
 
 export interface SandboxOptions {
   /** Silent when left out (tests). */
@@ -42,5 +43,12 @@ export async function buildSandbox(
   await app.register(leadPingRoutes, services);
   await app.register(lenderPageRoutes, services);
   await app.register(sandboxAdminRoutes, services);
+
+  const buyers = await registerSimulatedBuyers(app, settings, options.now);
+  app.get('/_sandbox/buyers', async () => ({ buyers: buyers.stats() }));
+  app.post('/_sandbox/buyers/reset', async (_request, reply) => {
+    buyers.reset();
+    return reply.code(204).send();
+  });
   return app;
 }

@@ -8,7 +8,12 @@ describe('loadEnv', () => {
       host: '127.0.0.1',
       port: 4010,
       logLevel: 'info',
-      sandbox: { publicUrl: 'http://127.0.0.1:4010', maxLeads: 100_000, outcome: DEFAULT_OUTCOME_CONFIG },
+      sandbox: {
+        publicUrl: 'http://127.0.0.1:4010',
+        maxLeads: 100_000,
+        outcome: DEFAULT_OUTCOME_CONFIG,
+        buyers: [],
+      },
     });
   });
 
@@ -42,6 +47,7 @@ describe('loadEnv', () => {
       sandbox: {
         publicUrl: 'https://sandbox.example.com',
         maxLeads: 500,
+        buyers: [],
         outcome: {
           seed: 77,
           soldShare: 0.25,
@@ -78,5 +84,23 @@ describe('loadEnv', () => {
       /SANDBOX_PENDING_MIN_MS: Must not exceed pendingMaxMs/,
     );
     expect(() => loadEnv({ SANDBOX_PUBLIC_URL: 'not a url' })).toThrow(/SANDBOX_PUBLIC_URL:/);
+  });
+});
+
+describe('SANDBOX_BUYERS_FILE', () => {
+  it('serves the example buyers', () => {
+    const file = new URL('../../../config/sandbox-buyers.example.json', import.meta.url).pathname;
+    const buyers = loadEnv({ SANDBOX_BUYERS_FILE: file }).sandbox.buyers;
+    expect(buyers.map((b) => `${b.id}:${b.protocol}`)).toEqual([
+      'prime-market:sync-post',
+      'lead-network:lead-service',
+      'subprime-market:sync-post',
+    ]);
+  });
+
+  it('fails naming the file when it cannot be read', () => {
+    expect(() => loadEnv({ SANDBOX_BUYERS_FILE: '/nonexistent/buyers.json' })).toThrow(
+      /SANDBOX_BUYERS_FILE: cannot be read/,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { parseEnv } from '@funnel/server-runtime/parse-env';
 import { SandboxConfigSchema, type OutcomeConfig, type SandboxConfig } from './sandbox-config.js';
@@ -34,6 +35,8 @@ const EnvSchema = z.object({
   SANDBOX_PUBLIC_URL: z.string().optional(),
   SANDBOX_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SANDBOX_MAX_LEADS: number,
+  /** A JSON file `{ "buyers": [...] }` of simulated buyers served under /buyers/{id} (issue 13). */
+  SANDBOX_BUYERS_FILE: z.string().min(1).optional(),
   SANDBOX_SEED: number,
   SANDBOX_SOLD_SHARE: number,
   SANDBOX_PENDING_SHARE: number,
@@ -70,6 +73,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     publicUrl: env.SANDBOX_PUBLIC_URL ?? `http://127.0.0.1:${env.SANDBOX_PORT}`,
     maxLeads: env.SANDBOX_MAX_LEADS,
     outcome,
+    buyers: env.SANDBOX_BUYERS_FILE ? readBuyersFile(env.SANDBOX_BUYERS_FILE) : [],
   });
   if (!sandbox.success) fail(sandbox.error.issues.map((issue) => [envKeyOf(issue.path), issue.message]));
   return {
@@ -84,7 +88,24 @@ function envKeyOf(path: readonly PropertyKey[]): string {
   const [group, setting] = path;
   if (group === 'publicUrl') return 'SANDBOX_PUBLIC_URL';
   if (group === 'maxLeads') return 'SANDBOX_MAX_LEADS';
+  if (group === 'buyers') return `SANDBOX_BUYERS_FILE (${path.slice(1).join('.')})`;
   return OUTCOME_ENV_KEYS[setting as keyof OutcomeConfig] ?? 'SANDBOX_*';
+}
+
+function readBuyersFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return fail([
+      ['SANDBOX_BUYERS_FILE', `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`],
+    ]);
+  }
+  try {
+    return (JSON.parse(text) as { buyers?: unknown }).buyers;
+  } catch {
+    return fail([['SANDBOX_BUYERS_FILE', 'is not valid JSON']]);
+  }
 }
 
 /** An empty variable (`SANDBOX_SEED=` in a .env file) means unset, not zero. */

@@ -7,6 +7,7 @@ import {
   type SubmitResponse,
 } from '@funnel/contracts/lender-network';
 import type { SandboxLead, SandboxStats } from '@funnel/contracts/lender-sandbox';
+import type { SandboxBuyerStats } from '@funnel/contracts/sandbox-buyers';
 import { errorBody } from './error-handler.js';
 import type { ProtocolAnswer } from './fault-injector.js';
 import { LeadLedger, type LeadRecord } from './lead-ledger.js';
@@ -31,7 +32,10 @@ export class LenderSimulator {
   #counters = zeroCounters();
 
   constructor(
-    private readonly settings: Pick<SandboxConfig, 'publicUrl' | 'maxLeads' | 'outcome'>,
+    private readonly settings: Pick<SandboxConfig, 'publicUrl' | 'maxLeads' | 'outcome'> & {
+      /** As a simulated buyer: leads from other states are rejected at once. */
+      acceptStates?: readonly string[] | undefined;
+    },
     private readonly now: () => number = Date.now,
   ) {
     this.#config = settings.outcome;
@@ -61,7 +65,10 @@ export class LenderSimulator {
         payload: received,
         loanAmount: payload.loanAmount,
         receivedAt,
-        decision: decideOutcome(payload, this.#config, receivedAt),
+        decision:
+          this.settings.acceptStates && !this.settings.acceptStates.includes(payload.state)
+            ? { final: 'rejected', pendingUntil: receivedAt, pendingPings: 0, rejectRedirect: false }
+            : decideOutcome(payload, this.#config, receivedAt),
         posts: 0,
         pings: 0,
       };
@@ -145,6 +152,36 @@ export class LenderSimulator {
       else outcomes.rejected += 1;
     }
     return { ...this.#counters, storedLeads: this.#ledger.size, postsByPartnerLeadId, outcomes };
+  }
+
+  /**
+   * The counters of this simulator as one of several buyers: a waterfall posts a lead once per buyer, so a
+   * second upstream lead for the same `lead_id` is a repeated attempt.
+   */
+  buyerStats(id: string): SandboxBuyerStats {
+    const keysByLead = new Map<string, number>();
+    const outcomes = { pending: 0, sold: 0, rejected: 0 };
+    let replays = 0;
+    for (const lead of this.#ledger.records()) {
+      const leadId = (lead.payload as { lead_id?: string }).lead_id ?? lead.partnerLeadId;
+      keysByLead.set(leadId, (keysByLead.get(leadId) ?? 0) + 1);
+      replays += lead.posts - 1;
+      const status = this.#statusOf(lead);
+      if (status === LEAD_STATUS.PENDING) outcomes.pending += 1;
+      else if (status === LEAD_STATUS.SOLD) outcomes.sold += 1;
+      else outcomes.rejected += 1;
+    }
+    let repeatedAttempts = 0;
+    for (const n of keysByLead.values()) repeatedAttempts += n - 1;
+    return {
+      id,
+      protocol: 'lead-service',
+      attempts: this.#counters.distinctLeads,
+      replays,
+      repeatedAttempts,
+      errors: this.#counters.invalidPosts,
+      ...outcomes,
+    };
   }
 
   /** Forgets every lead and zeroes the counters; the configuration stays. */

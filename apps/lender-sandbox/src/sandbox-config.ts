@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { SandboxBuyerSchema } from '@funnel/contracts/sandbox-buyers';
 
 const share = z.number().min(0).max(1);
 const millis = z.number().int().min(0).max(3_600_000);
@@ -101,6 +102,11 @@ export const SandboxConfigSchema = z.object({
     .default({})
     .transform((patch) => ({ ...DEFAULT_OUTCOME_CONFIG, ...patch }))
     .pipe(OutcomeConfigSchema),
+  /** Simulated buyers served under /buyers/{id} besides the network at the root (issue 13). */
+  buyers: z
+    .array(SandboxBuyerSchema)
+    .default([])
+    .refine((buyers) => new Set(buyers.map((b) => b.id)).size === buyers.length, 'Buyer ids must differ'),
 });
 export type SandboxConfig = z.infer<typeof SandboxConfigSchema>;
 export type SandboxConfigInput = z.input<typeof SandboxConfigSchema>;

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadEnv } from './env.js';
 
 const REQUIRED = {
@@ -60,5 +63,50 @@ describe('worker configuration', () => {
     const local = { ...REQUIRED, TRUSTEDFORM_CERT_ORIGIN: 'http://127.0.0.1:4567' };
     expect(loadEnv(local).TRUSTEDFORM_CERT_ORIGIN).toBe('http://127.0.0.1:4567');
     expect(() => loadEnv({ ...local, NODE_ENV: 'production' })).toThrow(/TRUSTEDFORM_CERT_ORIGIN/);
+  });
+});
+
+describe('buyers file', () => {
+  it('has no buyers without a file: the lender network alone, as before', () => {
+    expect(loadEnv(REQUIRED).BUYERS).toBeUndefined();
+  });
+
+  it('reads the example buyers file', () => {
+    const file = new URL('../../../config/buyers.example.json', import.meta.url).pathname;
+    const buyers = loadEnv({ ...REQUIRED, BUYERS_FILE: file }).BUYERS;
+    expect(buyers?.buyers.map((b) => b.id)).toEqual(['prime-market', 'lead-network', 'subprime-market']);
+  });
+
+  it('stops start-up listing every problem of a bad file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'buyers-'));
+    const file = join(dir, 'buyers.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        timeZone: 'Nowhere/Else',
+        buyers: [
+          { id: 'a', protocol: 'sync-post', baseUrl: 'http://x.test', tier: 1, priceLadder: [5, 10] },
+          { id: 'b', protocol: 'fax', baseUrl: 'not a url', tier: 0 },
+        ],
+      }),
+    );
+    let message = '';
+    try {
+      loadEnv({ ...REQUIRED, BUYERS_FILE: file });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    for (const path of [
+      'BUYERS_FILE.timeZone',
+      'BUYERS_FILE.buyers.0.priceLadder',
+      'BUYERS_FILE.buyers.1.protocol',
+      'BUYERS_FILE.buyers.1.baseUrl',
+      'BUYERS_FILE.buyers.1.tier',
+    ]) {
+      expect(message).toContain(`  ${path}: `);
+    }
+    expect(() => loadEnv({ ...REQUIRED, BUYERS_FILE: join(dir, 'missing.json') })).toThrow(
+      /BUYERS_FILE: cannot be read/,
+    );
   });
 });

@@ -4,6 +4,7 @@ import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
 import { PartnerWebhookSecretsSchema } from '@funnel/lead-store/partner-config';
 import { readFileSync } from 'node:fs';
 import { AffiliatePostbacksSchema } from '@funnel/contracts/postbacks';
+import { BuyersFileSchema, type BuyersFile } from '@funnel/contracts/buyers';
 
 /** A JSON document in the environment: parse errors read as a message on the key, not a stack. */
 const jsonText = z.string().transform((text, ctx) => {
@@ -51,6 +52,11 @@ export const EnvSchema = z
     RECONCILE_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
     RECONCILE_DEADLINE_GRACE_MS: z.coerce.number().int().nonnegative().default(30000),
     LOCK_DURATION_MS: z.coerce.number().int().positive().default(5000),
+    /**
+     * The buyers file (README, "Buyers"): the buyer contracts the submission waterfall walks. Unset, the lender
+     * network above is the only buyer, posted once, as before.
+     */
+    BUYERS_FILE: z.string().min(1).optional(),
     /** Where the worker's /healthz, /readyz and /metrics listen (0: a free port, logged at start). */
     WORKER_METRICS_PORT: z.coerce.number().int().nonnegative().default(9464),
     /** The BFF's suppression-list key: the worker checks opt-outs before any mailing-list sync or cross-sell. */
@@ -119,7 +125,19 @@ export const EnvSchema = z
         });
       }
     }
-    return { ...env, AFFILIATE_POSTBACKS: postbacks };
+    let buyers: BuyersFile | undefined;
+    if (env.BUYERS_FILE) {
+      const text = readOptional(env.BUYERS_FILE);
+      const parsed = text === undefined ? undefined : jsonText.pipe(BuyersFileSchema).safeParse(text);
+      if (parsed?.success) buyers = parsed.data;
+      // Every problem of the file, each on its own line with its path in the file.
+      else if (parsed) {
+        for (const issue of parsed.error.issues) {
+          ctx.addIssue({ code: 'custom', path: ['BUYERS_FILE', ...issue.path], message: issue.message });
+        }
+      } else ctx.addIssue({ code: 'custom', path: ['BUYERS_FILE'], message: 'cannot be read' });
+    }
+    return { ...env, AFFILIATE_POSTBACKS: postbacks, BUYERS: buyers };
   })
   .superRefine((env, ctx) => {
     // Postbacks go over https to public addresses; plain http only where webhooks may (local runs and tests).

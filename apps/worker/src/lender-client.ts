@@ -48,15 +48,22 @@ export class LenderClient {
     });
   }
 
-  submit(payload: SubmissionPayload): Promise<SubmitResponse> {
+  /** `timeoutMs` overrides the configured header and body timeouts (a waterfall attempt's time budget). */
+  submit(payload: SubmissionPayload, timeoutMs?: number): Promise<SubmitResponse> {
     return this.observed('submit', () =>
-      this.call('POST', LENDER_NETWORK_PATHS.submit, SubmitResponseSchema, JSON.stringify(payload)),
+      this.call(
+        'POST',
+        LENDER_NETWORK_PATHS.submit,
+        SubmitResponseSchema,
+        JSON.stringify(payload),
+        timeoutMs,
+      ),
     );
   }
 
-  ping(query: PingQuery): Promise<PingResponse> {
+  ping(query: PingQuery, timeoutMs?: number): Promise<PingResponse> {
     const search = new URLSearchParams(query).toString();
-    const timeout = this.options.pingTimeoutMs;
+    const timeout = timeoutMs ?? this.options.pingTimeoutMs;
     return this.observed('ping', () =>
       this.call('GET', `${LENDER_NETWORK_PATHS.ping}?${search}`, PingResponseSchema, undefined, timeout),
     );
@@ -117,7 +124,11 @@ export class LenderClient {
     }
     if (statusCode >= 400) {
       throw tagged(
-        new FinalLenderError(`${method} ${path.split('?')[0]} answered ${statusCode}`, statusCode),
+        new FinalLenderError(
+          `${method} ${path.split('?')[0]} answered ${statusCode}`,
+          statusCode,
+          fieldsOf(text),
+        ),
         'http_4xx',
       );
     }
@@ -138,6 +149,19 @@ export class LenderClient {
       );
     }
     return parsed.data;
+  }
+}
+
+/** The field errors of a 4xx answer (`error.fields`), when it has any. */
+function fieldsOf(text: string): Record<string, string> | undefined {
+  try {
+    const fields = (JSON.parse(text) as { error?: { fields?: unknown } }).error?.fields;
+    if (!fields || typeof fields !== 'object') return undefined;
+    return Object.fromEntries(
+      Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
+  } catch {
+    return undefined;
   }
 }
 

@@ -11,6 +11,8 @@ export class FinalLenderError extends Error {
   constructor(
     message: string,
     readonly statusCode: number,
+    /** The network's field errors, by payload field, when the answer named any. */
+    readonly fields?: Readonly<Record<string, string>>,
   ) {
     super(message);
   }

@@ -23,6 +23,9 @@ import { startReconcilerWorker } from './reconciler-worker.js';
 import { createSubmissionWorker } from './submission-worker.js';
 import { createWebhookDeliveryWorker } from './webhook-delivery-worker.js';
 import { WebhookSender } from './webhook-sender.js';
+import { createBuyerAdapter } from './buyer-adapter.js';
+import { WaterfallCursors } from './waterfall-cursor.js';
+import { attemptEvent, type AttemptRecord } from './waterfall.js';
 
 const env = loadEnv();
 const logger = pino({ level: env.LOG_LEVEL });
@@ -167,6 +170,34 @@ const submissionQueue = new Queue(JOBS.submitLead.queue, {
   prefix: queuePrefix(env.REDIS_KEY_PREFIX),
 });
 
+// With a buyers file, each lead walks the buyers (ADR 0012); without one, the lender network above is the only
+// buyer, as before.
+const buyerAdapters = new Map(
+  (env.BUYERS?.buyers ?? []).map((buyer) => [
+    buyer.id,
+    createBuyerAdapter(buyer, (id, endpoint, result, seconds) => {
+      metrics?.upstreamCalls.inc({ endpoint: `${id}:${endpoint}`, result });
+      metrics?.upstreamSeconds.observe({ endpoint: `${id}:${endpoint}` }, seconds);
+    }),
+  ]),
+);
+const waterfall = env.BUYERS
+  ? {
+      buyers: env.BUYERS,
+      adapters: buyerAdapters,
+      cursors: new WaterfallCursors(connection, env.REDIS_KEY_PREFIX),
+      policy: { partnerOfferHosts: env.PARTNER_OFFER_HOSTS },
+      now: Date.now,
+      onAttempt: async (attempt: AttemptRecord) => {
+        metrics?.buyerAttempts.inc({ buyer: attempt.buyer, result: attempt.result });
+        if (attempt.result !== 'capped')
+          metrics?.buyerAttemptSeconds.observe({ buyer: attempt.buyer }, attempt.latencyMs / 1000);
+        if (attempt.price !== undefined) metrics?.buyerRevenue.inc({ buyer: attempt.buyer }, attempt.price);
+        if (systemOfRecord) await eventOutbox.append(attemptEvent(attempt));
+      },
+    }
+  : undefined;
+
 const worker = createSubmissionWorker(
   {
     store,
@@ -184,6 +215,7 @@ const worker = createSubmissionWorker(
       pollLateness: (seconds) => metrics?.pollLateness.observe(seconds),
     },
     postClaimMs: env.LENDER_CONNECT_TIMEOUT_MS + env.LENDER_HEADERS_TIMEOUT_MS + 1000,
+    waterfall,
     onFinalOutcome,
   },
   {
@@ -234,7 +266,8 @@ const health = await startHealthServer(
 logger.info(
   {
     healthPort: health?.port,
-    lenderNetwork: new URL(env.LENDER_NETWORK_URL).origin,
+    lenderNetwork: env.BUYERS ? undefined : new URL(env.LENDER_NETWORK_URL).origin,
+    buyers: env.BUYERS?.buyers.map((buyer) => buyer.id),
     concurrency: env.WORKER_CONCURRENCY,
   },
   'worker started',
@@ -253,6 +286,7 @@ closeOnSignals(
     ]);
     await Promise.all([
       lender.close(),
+      ...[...buyerAdapters.values()].map((adapter) => adapter.close()),
       webhookSender.close(),
       webhookQueue.close(),
       postbackQueue.close(),

@@ -50,6 +50,26 @@ export class WorkerMetrics {
     registers: [this.registry],
   });
 
+  readonly buyerAttempts = new Counter({
+    name: 'funnel_buyer_attempts_total',
+    help: 'Waterfall attempts, by buyer and how they ended (sold, rejected, invalid, timeout, error, capped)',
+    labelNames: ['buyer', 'result'] as const,
+    registers: [this.registry],
+  });
+  readonly buyerAttemptSeconds = new Histogram({
+    name: 'funnel_buyer_attempt_seconds',
+    help: 'From the start of a waterfall attempt to its end, pending included, by buyer',
+    labelNames: ['buyer'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly buyerRevenue = new Counter({
+    name: 'funnel_buyer_revenue_dollars_total',
+    help: 'What buyers paid for the leads they bought, by buyer',
+    labelNames: ['buyer'] as const,
+    registers: [this.registry],
+  });
+
   readonly eventsDrained = new Counter({
     name: 'funnel_events_drained_total',
     help: 'Lead events written to the system of record (PostgreSQL)',

@@ -9,6 +9,7 @@ import type { LeadRecord, LeadStore, NewOutcome } from '@funnel/lead-store/lead-
 import { decide, type DecisionPolicy } from './decision.js';
 import type { LenderClient } from './lender-client.js';
 import { FinalLenderError, RetryableLenderError } from './lender-errors.js';
+import { runWaterfall, type WaterfallDeps } from './waterfall.js';
 
 export interface SubmitLeadDeps {
   store: LeadStore;
@@ -28,6 +29,8 @@ export interface SubmitLeadDeps {
     decided(outcome: string, submitToDecisionSeconds: number): void;
     pollLateness(seconds: number): void;
   };
+  /** With a buyers file: the buyers' waterfall (ADR 0012) instead of the one lender network. */
+  waterfall?: WaterfallDeps | undefined;
   /** Called once the lead's outcome is final (again on a retry: it must be idempotent), e.g. partner webhooks. */
   onFinalOutcome: (leadId: string) => Promise<void>;
 }
@@ -79,6 +82,17 @@ export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
       return stored ? { outcome: stored.outcome } : { skipped: 'lead no longer exists' };
     };
     const deadline = Date.parse(submission.deadlineAt);
+    if (deps.waterfall) {
+      return runWaterfall(deps.waterfall, {
+        job,
+        token,
+        lead,
+        deadline,
+        finish,
+        log,
+        noLenderFallbackUrl: deps.noLenderFallbackUrl,
+      });
+    }
     if (deps.now() >= deadline) return finish(noLender('deadline', deps.noLenderFallbackUrl));
 
     try {

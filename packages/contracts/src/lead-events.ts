@@ -8,6 +8,10 @@ import { OutcomeSchema } from './lead-outcome.js';
 import { StepNameSchema } from './landing.js';
 import { LeadSourceSchema } from './reports.js';
 
+/** How a waterfall attempt ended. */
+export const BUYER_ATTEMPT_RESULTS = ['sold', 'rejected', 'invalid', 'timeout', 'error', 'capped'] as const;
+export type BuyerAttemptResult = (typeof BUYER_ATTEMPT_RESULTS)[number];
+
 const base = {
   /** Unique per event: the drain writes each once however often it is read. */
   eventId: z.string().min(8).max(80),
@@ -39,6 +43,33 @@ export const LeadEventSchema = z.discriminatedUnion('type', [
     redirectHost: z.string().max(255).optional(),
     partnerOffer: z.boolean().optional(),
     secondsToDecision: z.number().nonnegative().optional(),
+  }),
+  /** One attempt of the buyers' waterfall (issue 13): the audit trail of who was offered the lead, at what. */
+  z.object({
+    ...base,
+    type: z.literal('buyer_attempt'),
+    /** The attempt's idempotency key: our lead id and the step number. */
+    attemptKey: z.string().min(16).max(200),
+    step: z.number().int().nonnegative(),
+    buyer: z.string().max(40),
+    tier: z.number().int().nonnegative(),
+    /** The price floor posted; none for a protocol without prices. */
+    floor: z.number().nonnegative().optional(),
+    result: z.enum(BUYER_ATTEMPT_RESULTS),
+    /** What the buyer pays, when sold. */
+    price: z.number().nonnegative().optional(),
+    latencyMs: z.number().int().nonnegative(),
+    /** The buyer's field errors in our field names; never the values. */
+    fieldErrors: z
+      .array(
+        z.object({
+          field: z.string().max(100),
+          buyerField: z.string().max(100),
+          description: z.string().max(200),
+        }),
+      )
+      .max(100)
+      .default([]),
   }),
 ]);
 export type LeadEvent = z.infer<typeof LeadEventSchema>;

@@ -8,6 +8,7 @@ import {
   SubmissionPayloadSchema,
   SubmitResponseSchema,
   buildSubmissionPayload,
+  mapLenderFieldErrors,
   type SubmittableLead,
 } from './lender-network.js';
 import { SAMPLE_LEAD, SAMPLE_SUBMISSION_CONTEXT } from './sample-lead.js';
@@ -47,6 +48,20 @@ describe('buildSubmissionPayload', () => {
     const payload = buildSubmissionPayload(lead, context);
     expect(payload.partnerLeadId).toBe(context.leadId);
     expect(payload.lead_id).toBe(context.leadId);
+  });
+
+  it('uses an attempt key as the idempotency key when one is given, keeping lead_id', () => {
+    const payload = buildSubmissionPayload(lead, { ...context, idempotencyKey: `${context.leadId}-0` });
+    expect(payload.partnerLeadId).toBe(`${context.leadId}-0`);
+    expect(payload.lead_id).toBe(context.leadId);
+  });
+
+  it('maps the network field errors back to our field names', () => {
+    expect(mapLenderFieldErrors({ bankAba: 'Invalid', confirm_pii: 'Bad', price: 'Must be 0' })).toEqual([
+      { field: 'bank_aba', buyerField: 'bankAba', description: 'Invalid' },
+      { field: 'ssn', buyerField: 'confirm_pii', description: 'Bad' },
+      { field: 'price', buyerField: 'price', description: 'Must be 0' },
+    ]);
   });
 
   it('sends the SSN dashed and confirm_pii as nine digits, whichever form is stored', () => {

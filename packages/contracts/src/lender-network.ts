@@ -64,6 +64,8 @@ const URL_MAX = 2048;
 
 /** Our lead ids are ≥128-bit random, URL-safe strings. */
 const leadIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/);
+/** Our lead id, or the key of one waterfall attempt (the lead id and the attempt's number). */
+const partnerKeySchema = z.string().regex(/^[A-Za-z0-9_-]{16,160}$/);
 /** The network's own lead id, whatever its format. */
 const networkLeadIdSchema = z.string().min(1).max(128);
 const httpUrlSchema = z.url({ protocol: /^https?$/ }).max(URL_MAX);
@@ -89,7 +91,7 @@ export const SubmissionPayloadSchema = z.object({
   consentEmailSms: z.literal('YES'),
   consentToFcra: z.literal('YES'),
   closeConnection: z.literal(1),
-  partnerLeadId: leadIdSchema,
+  partnerLeadId: partnerKeySchema,
 
   lead_id: leadIdSchema,
   loanAmount: LoanAmountSchema,
@@ -246,8 +248,10 @@ export interface SubmittableLead {
 
 /** Where a submission is made from; the worker takes it from the lead's consent evidence and its config. */
 export interface SubmissionContext {
-  /** Our lead id; sent as `lead_id` and as the idempotency key `partnerLeadId`. */
+  /** Our lead id; sent as `lead_id`, and as the idempotency key `partnerLeadId` unless `idempotencyKey` is set. */
   leadId: string;
+  /** The idempotency key of one attempt in a buyer waterfall (each attempt has its own). */
+  idempotencyKey?: string;
   tracking: Tracking;
   userIp: string;
   userAgent: string;
@@ -338,7 +342,7 @@ const FIXED = {
 export function buildSubmissionPayload(lead: SubmittableLead, context: SubmissionContext): SubmissionPayload {
   const payload: Record<string, unknown> = {
     ...FIXED,
-    partnerLeadId: context.leadId,
+    partnerLeadId: context.idempotencyKey ?? context.leadId,
     lead_id: context.leadId,
     userIp: context.userIp,
     userAgent: context.userAgent,
@@ -363,4 +367,26 @@ export function buildSubmissionPayload(lead: SubmittableLead, context: Submissio
   if (context.testSold !== undefined) payload.testSold = context.testSold;
 
   return SubmissionPayloadSchema.parse(payload);
+}
+
+const SERVER_NAME_OF: Readonly<Record<string, string>> = {
+  ...FROM_LEAD,
+  incomeType: server.incomeSource,
+  activeMilitary: server.incomeSource,
+  ssn: server.socialSecurityNumber,
+  confirm_pii: server.socialSecurityNumber,
+};
+
+/**
+ * Maps the network's field errors (a 400 answer's `fields`, keyed by payload field) back to our server field
+ * names; a field that is not a lead field keeps the network's name.
+ */
+export function mapLenderFieldErrors(
+  fields: Readonly<Record<string, string>>,
+): { field: string; buyerField: string; description: string }[] {
+  return Object.entries(fields).map(([buyerField, description]) => ({
+    field: SERVER_NAME_OF[buyerField] ?? buyerField,
+    buyerField,
+    description: description.slice(0, 200),
+  }));
 }

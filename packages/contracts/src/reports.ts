@@ -100,6 +100,30 @@ export const SalesReportSchema = z.object({
 });
 export type SalesReport = z.infer<typeof SalesReportSchema>;
 
+/**
+ * One buyer's waterfall attempts over the leads created in the range. `acceptRate` is sold ÷ attempts that
+ * reached the buyer (capped ones did not); `averagePrice` is revenue ÷ sold, null when none sold.
+ */
+export const BuyerSalesRowSchema = z.object({
+  buyer: z.string(),
+  attempts: z.number().int().nonnegative(),
+  sold: z.number().int().nonnegative(),
+  acceptRate: z.number().min(0).max(1),
+  revenue: z.number().nonnegative(),
+  averagePrice: z.number().nonnegative().nullable(),
+  timeouts: z.number().int().nonnegative(),
+  /** Attempts a full cap kept from the buyer. */
+  capped: z.number().int().nonnegative(),
+});
+export type BuyerSalesRow = z.infer<typeof BuyerSalesRowSchema>;
+
+/** `GET /api/v1/admin/reports/buyers`: one row per buyer, by revenue. */
+export const BuyerSalesReportSchema = z.object({
+  filters: AppliedFiltersSchema,
+  rows: z.array(BuyerSalesRowSchema),
+});
+export type BuyerSalesReport = z.infer<typeof BuyerSalesReportSchema>;
+
 /** `GET /api/v1/admin/reports/dimensions`: the values the filters can take over the range, for pickers. */
 export const ReportDimensionsSchema = z.object({
   affiliates: z.array(z.string()),

@@ -32,6 +32,22 @@ export interface Database {
     step: string;
     completed_at: Date;
   };
+  /** Every attempt of the buyers' waterfall (issue 13), one row per attempt key. */
+  buyer_attempts: {
+    attempt_key: string;
+    lead_id: string;
+    step: number;
+    buyer: string;
+    tier: number;
+    /** The price floor posted; null for a protocol without prices. Numeric: read back as a string. */
+    floor: string | number | null;
+    result: string;
+    price: string | number | null;
+    latency_ms: number;
+    /** The buyer's field errors in our field names, never the values. */
+    field_errors: unknown;
+    at: Date;
+  };
   consent_archive: {
     lead_id: string;
     consented_at: Date;
@@ -161,6 +177,33 @@ const MIGRATIONS: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('privacy_requests').execute();
+    },
+  },
+  '0004_buyer_attempts': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('buyer_attempts')
+        .addColumn('attempt_key', 'text', (c) => c.primaryKey())
+        .addColumn('lead_id', 'text', (c) => c.notNull())
+        .addColumn('step', 'integer', (c) => c.notNull())
+        .addColumn('buyer', 'text', (c) => c.notNull())
+        .addColumn('tier', 'integer', (c) => c.notNull())
+        .addColumn('floor', sql`numeric(12, 2)`)
+        .addColumn('result', 'text', (c) => c.notNull())
+        .addColumn('price', sql`numeric(12, 2)`)
+        .addColumn('latency_ms', 'integer', (c) => c.notNull())
+        .addColumn('field_errors', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
+        .addColumn('at', 'timestamptz', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('buyer_attempts_lead').on('buyer_attempts').column('lead_id').execute();
+      await db.schema
+        .createIndex('buyer_attempts_buyer')
+        .on('buyer_attempts')
+        .columns(['buyer', 'at'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('buyer_attempts').execute();
     },
   },
 };

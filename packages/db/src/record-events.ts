@@ -61,6 +61,7 @@ function summaryPatch(event: LeadEvent): SummaryPatch | undefined {
         seconds_to_decision: event.secondsToDecision ?? null,
       };
     case 'step_completed':
+    case 'buyer_attempt':
       return undefined;
   }
 }
@@ -94,15 +95,23 @@ function stepRows(events: readonly LeadEvent[]) {
   return [...steps.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
 }
 
+/** The buyer attempts in `events` (the waterfall's audit trail), in key order. */
+function attemptRows(events: readonly LeadEvent[]) {
+  return events
+    .flatMap((event) => (event.type === 'buyer_attempt' ? [event] : []))
+    .sort((a, b) => (a.attemptKey < b.attemptKey ? -1 : 1));
+}
+
 /**
- * The batch as one statement: events, steps and summaries, each table's rows as one array per column (`unnest`),
- * so the statement has the same 22 parameters whatever the batch size and PostgreSQL parses and binds little
+ * The batch as one statement: events, steps, buyer attempts and summaries, each table's rows as one array per
+ * column (`unnest`), so the statement has the same 33 parameters whatever the batch size and PostgreSQL parses and binds little
  * (bench/RESULTS.md). One statement is one transaction. Steps and summaries are written for every event of the
  * batch, not only the new ones: a step is kept once and a summary value never replaced (`coalesce`; null fills
  * nothing), so an event written again changes nothing. Answers how many events were new.
  */
 function batchStatement(events: readonly LeadEvent[]) {
   const steps = stepRows(events);
+  const attempts = attemptRows(events);
   const summaries = mergePatches(
     events.map(summaryPatch).filter((p): p is SummaryPatch => p !== undefined),
   ).sort((a, b) => (a.lead_id < b.lead_id ? -1 : 1));
@@ -129,6 +138,17 @@ function batchStatement(events: readonly LeadEvent[]) {
       select * from unnest(${steps.map((r) => r.lead_id)}::text[], ${steps.map((r) => r.step)}::text[],
                            ${steps.map((r) => r.completed_at)}::timestamptz[])
       on conflict (lead_id, step) do nothing
+    ), new_attempts as (
+      insert into buyer_attempts (attempt_key, lead_id, step, buyer, tier, floor, result, price, latency_ms,
+                                  field_errors, at)
+      select * from unnest(${attempts.map((r) => r.attemptKey)}::text[], ${attempts.map((r) => r.leadId)}::text[],
+                           ${attempts.map((r) => r.step)}::integer[], ${attempts.map((r) => r.buyer)}::text[],
+                           ${attempts.map((r) => r.tier)}::integer[], ${attempts.map((r) => r.floor ?? null)}::numeric[],
+                           ${attempts.map((r) => r.result)}::text[], ${attempts.map((r) => r.price ?? null)}::numeric[],
+                           ${attempts.map((r) => r.latencyMs)}::integer[],
+                           ${attempts.map((r) => JSON.stringify(r.fieldErrors))}::jsonb[],
+                           ${attempts.map((r) => new Date(r.at))}::timestamptz[])
+      on conflict (attempt_key) do nothing
     ), summaries as (
       insert into lead_summary (lead_id, ${summaryColumns})
       select * from unnest(${summaryArrays})

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type SqlBool, type ExpressionBuilder } from 'kysely';
 import {
   FUNNEL_POSITIONS,
+  type BuyerSalesReport,
   type FunnelReport,
   type FunnelStepRow,
   type ReportQuery,
@@ -133,6 +134,48 @@ export async function salesReport(
         soldRate: submitted > 0 ? sold / submitted : 0,
         medianSecondsToDecision: row.median === null ? null : Number(row.median),
         p90SecondsToDecision: row.p90 === null ? null : Number(row.p90),
+      };
+    }),
+  };
+}
+
+/** Sales by buyer: the waterfall's attempts at each buyer over the leads created in the range. */
+export async function buyerSalesReport(
+  db: Kysely<Database>,
+  query: ReportQuery,
+  timeZone: string,
+): Promise<BuyerSalesReport> {
+  const rows = await db
+    .selectFrom('buyer_attempts')
+    .innerJoin('lead_summary', 'lead_summary.lead_id', 'buyer_attempts.lead_id')
+    .where(matches(query, timeZone))
+    .select([
+      'buyer_attempts.buyer',
+      sql<string>`count(*) filter (where result <> 'capped')`.as('attempts'),
+      sql<string>`count(*) filter (where result = 'sold')`.as('sold'),
+      sql<string>`coalesce(sum(price) filter (where result = 'sold'), 0)::float8`.as('revenue'),
+      sql<string>`count(*) filter (where result = 'timeout')`.as('timeouts'),
+      sql<string>`count(*) filter (where result = 'capped')`.as('capped'),
+    ])
+    .groupBy('buyer_attempts.buyer')
+    .orderBy(sql`4 desc`)
+    .orderBy('buyer_attempts.buyer')
+    .execute();
+  return {
+    filters: filtersOf(query),
+    rows: rows.map((row) => {
+      const attempts = Number(row.attempts);
+      const sold = Number(row.sold);
+      const revenue = Math.round(Number(row.revenue) * 100) / 100;
+      return {
+        buyer: row.buyer,
+        attempts,
+        sold,
+        acceptRate: attempts > 0 ? sold / attempts : 0,
+        revenue,
+        averagePrice: sold > 0 ? Math.round((revenue / sold) * 100) / 100 : null,
+        timeouts: Number(row.timeouts),
+        capped: Number(row.capped),
       };
     }),
   };

@@ -3,15 +3,17 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
 import {
+  BuyerSalesReportSchema,
   FunnelReportSchema,
   ReportQuerySchema,
   SalesReportSchema,
+  type BuyerSalesReport,
   type FunnelReport,
   type ReportQuery,
   type SalesReport,
 } from '@funnel/contracts/reports';
 import type { Database } from '@funnel/db/database';
-import { funnelReport, salesReport } from '@funnel/db/reports';
+import { buyerSalesReport, funnelReport, salesReport } from '@funnel/db/reports';
 import { HttpError } from '../http-error.js';
 
 const security: Array<Record<string, string[]>> = [{ adminToken: [] }, { operatorSession: [] }];
@@ -65,6 +67,22 @@ function salesCsv(report: SalesReport): string {
   );
 }
 
+function buyersCsv(report: BuyerSalesReport): string {
+  return csv(
+    ['buyer', 'attempts', 'sold', 'accept_rate', 'revenue', 'average_price', 'timeouts', 'capped'],
+    report.rows.map((r) => [
+      r.buyer,
+      r.attempts,
+      r.sold,
+      r.acceptRate.toFixed(4),
+      r.revenue.toFixed(2),
+      r.averagePrice?.toFixed(2),
+      r.timeouts,
+      r.capped,
+    ]),
+  );
+}
+
 /** Answers a report as a CSV download named after it and its range, past the route's JSON schema. */
 function sendCsv(reply: FastifyReply, name: string, query: ReportQuery, text: string): FastifyReply {
   return reply
@@ -74,7 +92,7 @@ function sendCsv(reply: FastifyReply, name: string, query: ReportQuery, text: st
     .send(text);
 }
 
-/** Operator reports over the system of record: the funnel, and sales by affiliate and day; JSON or CSV. */
+/** Operator reports over the system of record: the funnel, sales by affiliate and day, sales by buyer; JSON or CSV. */
 const reportRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, options) => {
   app.addHook('onRequest', app.requireOperator);
 
@@ -139,6 +157,34 @@ const reportRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, opt
       const report = await run(() => salesReport(database(), request.query, options.timeZone));
       return request.query.format === 'csv'
         ? sendCsv(reply, 'sales', request.query, salesCsv(report))
+        : report;
+    },
+  );
+
+  app.get(
+    '/admin/reports/buyers',
+    {
+      schema: {
+        summary: 'Sales by buyer: waterfall attempts, accept rate, revenue, average price and timeouts',
+        description:
+          'Over the waterfall attempts of the leads created in the range, one row per buyer, by revenue. ' +
+          '`attempts` leaves out attempts a full cap kept from the buyer (`capped`). Same filters as the ' +
+          'funnel report; `format=csv` answers CSV.',
+        tags: ['admin'],
+        security,
+        querystring: ReportQuerySchema,
+        response: {
+          200: BuyerSalesReportSchema,
+          400: ApiErrorSchema,
+          401: ApiErrorSchema,
+          503: ApiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const report = await run(() => buyerSalesReport(database(), request.query, options.timeZone));
+      return request.query.format === 'csv'
+        ? sendCsv(reply, 'buyers', request.query, buyersCsv(report))
         : report;
     },
   );

@@ -46,7 +46,7 @@ const lenderPageRoutes: FastifyPluginAsync<SandboxServices> = async (app, { simu
 };
 
 /** `title` is a constant and `bodyHtml` holds only constants and formatted numbers, so nothing needs escaping. */
-function sendPage(reply: FastifyReply, status: number, title: string, bodyHtml: string): FastifyReply {
+export function sendPage(reply: FastifyReply, status: number, title: string, bodyHtml: string): FastifyReply {
   return reply
     .code(status)
     .type('text/html; charset=utf-8')

@@ -1,0 +1,44 @@
+import type { Buyer } from '@funnel/contracts/buyers';
+import type { MappedFieldError } from '@funnel/contracts/sync-post-network';
+import type { LeadRecord } from '@funnel/lead-store/lead-store';
+import { LeadServiceAdapter } from './lead-service-adapter.js';
+import { SyncPostAdapter } from './sync-post-adapter.js';
+
+/** One attempt at one buyer: its own idempotency key, its price floor (if the protocol has one) and its time. */
+export interface AttemptRequest {
+  key: string;
+  floor: number | undefined;
+  budgetMs: number;
+}
+
+/** Where a pending attempt is asked again (lead-service). */
+export interface PendingRef {
+  upstreamLeadId: string;
+  checkKey: string;
+}
+
+/** How a buyer answered an attempt. Transport failures are thrown as `RetryableLenderError` (with a `kind`). */
+export type AttemptAnswer =
+  | { kind: 'sold'; price: number; redirectUrl: string; upstreamLeadId?: string }
+  | { kind: 'rejected'; rejectUrl?: string; fieldErrors: MappedFieldError[] }
+  | { kind: 'pending'; pending: PendingRef }
+  /** The buyer refused the lead's fields: lower floors at this buyer will not change that. */
+  | { kind: 'invalid'; fieldErrors: MappedFieldError[] };
+
+/** One protocol, spoken to one buyer. */
+export interface BuyerAdapter {
+  readonly buyer: Buyer;
+  post(lead: LeadRecord, attempt: AttemptRequest): Promise<AttemptAnswer>;
+  /** Asks again about a pending attempt; only protocols that answer pending implement it. */
+  check(lead: LeadRecord, pending: PendingRef, budgetMs: number): Promise<AttemptAnswer>;
+  close(): Promise<void>;
+}
+
+export type CallObserver = (buyer: string, endpoint: string, result: string, seconds: number) => void;
+
+/** The adapter of the buyer's protocol, with its own connection pool. */
+export function createBuyerAdapter(buyer: Buyer, observe?: CallObserver): BuyerAdapter {
+  return buyer.protocol === 'sync-post'
+    ? new SyncPostAdapter(buyer, observe)
+    : new LeadServiceAdapter(buyer, observe);
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { LeadEventSchema } from '@funnel/contracts/lead-events';
+import { mapSyncPostErrors } from '@funnel/contracts/sync-post-network';
+import { attemptEvent } from './waterfall.js';
+
+describe('attemptEvent', () => {
+  it('is a valid lead event named after the attempt key, with mapped field errors and no values', () => {
+    const event = attemptEvent({
+      leadId: 'k3J9xQ2mVb7TzR1pL8wN4A',
+      attemptKey: 'k3J9xQ2mVb7TzR1pL8wN4A-3',
+      index: 3,
+      buyer: 'prime-market',
+      tier: 1,
+      floor: 50,
+      result: 'invalid',
+      latencyMs: 123.6,
+      fieldErrors: mapSyncPostErrors([{ Field: 'SSN', Value: '123456789', Description: 'Not on file' }]),
+      at: '2026-11-25T01:00:00.000Z',
+    });
+    expect(LeadEventSchema.parse(event)).toEqual({
+      eventId: 'attempt:k3J9xQ2mVb7TzR1pL8wN4A-3',
+      leadId: 'k3J9xQ2mVb7TzR1pL8wN4A',
+      at: '2026-11-25T01:00:00.000Z',
+      type: 'buyer_attempt',
+      attemptKey: 'k3J9xQ2mVb7TzR1pL8wN4A-3',
+      step: 3,
+      buyer: 'prime-market',
+      tier: 1,
+      floor: 50,
+      result: 'invalid',
+      latencyMs: 124,
+      fieldErrors: [{ field: 'ssn', buyerField: 'SSN', description: 'Not on file' }],
+    });
+    expect(JSON.stringify(event)).not.toContain('123456789');
+  });
+});

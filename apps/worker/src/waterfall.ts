@@ -1,0 +1,250 @@
+import { DelayedError, type Job } from 'bullmq';
+import type { Logger } from 'pino';
+import type { Buyer, BuyersFile } from '@funnel/contracts/buyers';
+import { LEAD_STATUS } from '@funnel/contracts/lender-network';
+import type { BuyerAttemptResult, LeadEvent } from '@funnel/contracts/lead-events';
+import type { MappedFieldError } from '@funnel/contracts/sync-post-network';
+import type { LeadRecord, NewOutcome } from '@funnel/lead-store/lead-store';
+import type { AttemptAnswer, BuyerAdapter } from './buyer-adapter.js';
+import { dayIn, planWalk, type LeadTraits } from './buyer-eligibility.js';
+import { decide, type DecisionPolicy } from './decision.js';
+import { RetryableLenderError } from './lender-errors.js';
+import type { SubmitLeadResult } from './submit-lead-processor.js';
+import { WaterfallCursors, type Cursor } from './waterfall-cursor.js';
+
+/** How one attempt ended, as the audit trail, the reports and the metrics see it. */
+export type AttemptResult = BuyerAttemptResult;
+
+export interface AttemptRecord {
+  leadId: string;
+  attemptKey: string;
+  index: number;
+  buyer: string;
+  tier: number;
+  floor?: number;
+  result: AttemptResult;
+  price?: number;
+  latencyMs: number;
+  fieldErrors: MappedFieldError[];
+  at: string;
+}
+
+export interface WaterfallDeps {
+  buyers: BuyersFile;
+  adapters: ReadonlyMap<string, BuyerAdapter>;
+  cursors: WaterfallCursors;
+  policy: DecisionPolicy;
+  now: () => number;
+  /**
+   * Told of every attempt once it has ended, before the walk moves on; may be told twice of the same attempt
+   * after a crash (its `attemptKey` makes it one). The system of record and the metrics hang here.
+   */
+  onAttempt?: (attempt: AttemptRecord) => Promise<void>;
+}
+
+/** The least time worth giving an attempt, and what is kept back from the deadline for recording the outcome. */
+const MIN_ATTEMPT_MS = 1000;
+const DEADLINE_MARGIN_MS = 500;
+/** An attempt found posting after a crash is asked again with its own key for at least this long. */
+const REPLAY_MS = 2000;
+
+export interface WaterfallRun {
+  job: Job;
+  token: string | undefined;
+  lead: LeadRecord;
+  deadline: number;
+  finish: (outcome: NewOutcome) => Promise<SubmitLeadResult>;
+  log: Logger;
+  noLenderFallbackUrl: string | undefined;
+}
+
+/**
+ * Walks a lead's buyers (issue 13, ADR 0012). The walk is a cursor in Redis: the planned steps (buyer and
+ * price floor, in tier order), the step being tried and its state. Each step is one attempt with its own
+ * idempotency key (lead id and step number); a run after a crash re-asks the same step with the same key, so a
+ * buyer never sees a lead twice at the same step, and a pending lead-service attempt is pinged, not re-posted.
+ * Every attempt gets a time budget that ends before the lead's deadline; sold ends the walk, anything else moves
+ * on, the deadline ends it as no lender.
+ */
+export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Promise<SubmitLeadResult> {
+  const { lead, deadline, log } = run;
+  const leadId = lead.id;
+  const noLender = (): NewOutcome => ({
+    outcome: 'no_lender',
+    reason: 'deadline',
+    ...(run.noLenderFallbackUrl ? { redirectUrl: run.noLenderFallbackUrl } : {}),
+  });
+  let cursor =
+    (await deps.cursors.get(leadId)) ??
+    (await deps.cursors.init(
+      leadId,
+      planWalk(deps.buyers.buyers, lead.fields as LeadTraits, deps.buyers.timeZone, deps.now()),
+      Math.max(deadline - deps.now(), 0) + 24 * 3600_000,
+    ));
+
+  for (;;) {
+    if (cursor.state === 'done' && cursor.result) {
+      const sold = decide({ status: LEAD_STATUS.SOLD, redirect_url: cursor.result.redirectUrl }, deps.policy);
+      return run.finish(sold ?? { outcome: 'sold', redirectUrl: cursor.result.redirectUrl });
+    }
+    const step = cursor.plan[cursor.index];
+    if (!step) {
+      return run.finish({
+        outcome: 'rejected',
+        reason: cursor.plan.length === 0 ? 'no_eligible_buyer' : 'all_buyers_declined',
+        ...(cursor.rejectUrl ? { redirectUrl: cursor.rejectUrl } : {}),
+      });
+    }
+    const buyer = deps.buyers.buyers.find((b) => b.id === step.buyer);
+    const adapter = deps.adapters.get(step.buyer);
+    const attemptKey = WaterfallCursors.attemptKey(leadId, cursor.index);
+    const now = deps.now();
+    const record = (result: AttemptResult, extra: Partial<AttemptRecord> = {}): AttemptRecord => ({
+      leadId,
+      attemptKey,
+      index: cursor.index,
+      buyer: step.buyer,
+      tier: buyer?.tier ?? 0,
+      ...(step.floor !== undefined ? { floor: step.floor } : {}),
+      result,
+      latencyMs: Math.max(0, deps.now() - (cursor.startedAt ?? now)),
+      fieldErrors: [],
+      at: new Date(deps.now()).toISOString(),
+      ...extra,
+    });
+    const moveOn = async (
+      result: AttemptResult,
+      extra: Partial<AttemptRecord> = {},
+      next = cursor.index + 1,
+      rejectUrl = '',
+    ) => {
+      await deps.onAttempt?.(record(result, extra));
+      await deps.cursors.advance(leadId, cursor.index, next, cursor.state !== 'ready', rejectUrl);
+      cursor = (await deps.cursors.get(leadId)) ?? cursor;
+    };
+
+    if (now >= deadline - DEADLINE_MARGIN_MS) {
+      if (cursor.state !== 'ready') await moveOn('timeout', {}, cursor.plan.length);
+      return run.finish(noLender());
+    }
+    if (!buyer || !adapter) {
+      // The buyer left the file since the walk was planned: its steps are skipped.
+      log.warn({ buyer: step.buyer }, 'buyer of a planned step is no longer configured');
+      await moveOn('error');
+      continue;
+    }
+
+    if (cursor.state === 'ready') {
+      const budgetMs = Math.min(buyer.timeouts.attemptMs, deadline - DEADLINE_MARGIN_MS - now);
+      if (budgetMs < MIN_ATTEMPT_MS) return run.finish(noLender());
+      const caps = deps.cursors.capKeys(buyer.id, now, dayIn(deps.buyers.timeZone, now));
+      const begun = await deps.cursors.begin(
+        leadId,
+        cursor.index,
+        { startedAt: now, endsAt: now + budgetMs },
+        { ...caps, perHour: buyer.caps.perHour, perDay: buyer.caps.perDay },
+      );
+      if (begun === 'capped') {
+        // A full cap skips the buyer's whole ladder: a lower floor does not make room.
+        await moveOn('capped', {}, nextBuyerIndex(cursor, buyer));
+        continue;
+      }
+      cursor = (await deps.cursors.get(leadId)) ?? cursor;
+      if (begun === 'stale') continue;
+    }
+
+    const endsAt = cursor.endsAt ?? now;
+    let answer: AttemptAnswer;
+    try {
+      if (cursor.state === 'pending' && cursor.upstreamLeadId) {
+        if (now >= endsAt) {
+          await moveOn('timeout');
+          continue;
+        }
+        answer = await adapter.check(
+          lead,
+          { upstreamLeadId: cursor.upstreamLeadId, checkKey: cursor.checkKey ?? attemptKey },
+          endsAt - now,
+        );
+      } else {
+        // Posting: the first time, or again after a crash with the same key (the buyer answers the same).
+        const budgetMs = Math.min(Math.max(endsAt - now, REPLAY_MS), deadline - DEADLINE_MARGIN_MS - now);
+        answer = await adapter.post(lead, { key: attemptKey, floor: step.floor, budgetMs });
+      }
+    } catch (error) {
+      if (!(error instanceof RetryableLenderError)) throw error;
+      const kind = (error as { kind?: string }).kind;
+      log.warn({ buyer: buyer.id, err: error.message }, 'buyer call failed');
+      if (cursor.state === 'pending' && deps.now() < endsAt) {
+        // A failed ping is tried again at the next tick, within the attempt's budget.
+        return delay(run, Math.min(deps.now() + buyer.timeouts.pollMs, endsAt, deadline));
+      }
+      await moveOn(kind === 'timeout' ? 'timeout' : 'error');
+      continue;
+    }
+
+    if (answer.kind === 'pending') {
+      if (cursor.state === 'posting') {
+        await deps.cursors.pending(
+          leadId,
+          cursor.index,
+          answer.pending.upstreamLeadId,
+          answer.pending.checkKey,
+        );
+      }
+      if (deps.now() >= endsAt) {
+        cursor = (await deps.cursors.get(leadId)) ?? cursor;
+        await moveOn('timeout');
+        continue;
+      }
+      return delay(run, Math.min(deps.now() + buyer.timeouts.pollMs, endsAt, deadline));
+    }
+    if (answer.kind === 'sold') {
+      const sold = { buyer: buyer.id, price: answer.price, redirectUrl: answer.redirectUrl };
+      await deps.onAttempt?.(record('sold', { price: answer.price }));
+      await deps.cursors.sold(leadId, cursor.index, sold);
+      cursor = (await deps.cursors.get(leadId)) ?? cursor;
+      log.info({ buyer: buyer.id, price: answer.price }, 'lead sold');
+      continue;
+    }
+    // Field errors do not go away at a lower floor: the rest of this buyer's ladder is skipped.
+    await moveOn(
+      answer.kind,
+      { fieldErrors: answer.fieldErrors },
+      answer.kind === 'invalid' ? nextBuyerIndex(cursor, buyer) : cursor.index + 1,
+      (answer.kind === 'rejected' && answer.rejectUrl) || '',
+    );
+  }
+}
+
+/** The first step after the current one that belongs to another buyer. */
+function nextBuyerIndex(cursor: Cursor, buyer: Buyer): number {
+  let next = cursor.index + 1;
+  while (cursor.plan[next]?.buyer === buyer.id) next += 1;
+  return next;
+}
+
+/** Parks the job until `dueAt` (the "process step jobs" pattern: no worker sleeps). */
+async function delay(run: WaterfallRun, dueAt: number): Promise<never> {
+  await run.job.moveToDelayed(dueAt, run.token);
+  throw new DelayedError();
+}
+
+/** The system-of-record event of an attempt; its id is the attempt's key, so a retold attempt is one event. */
+export function attemptEvent(attempt: AttemptRecord): LeadEvent {
+  return {
+    eventId: `attempt:${attempt.attemptKey}`,
+    leadId: attempt.leadId,
+    at: attempt.at,
+    type: 'buyer_attempt',
+    attemptKey: attempt.attemptKey,
+    step: attempt.index,
+    buyer: attempt.buyer,
+    tier: attempt.tier,
+    ...(attempt.floor !== undefined ? { floor: attempt.floor } : {}),
+    result: attempt.result,
+    ...(attempt.price !== undefined ? { price: attempt.price } : {}),
+    latencyMs: Math.round(attempt.latencyMs),
+    fieldErrors: attempt.fieldErrors,
+  };
+}

@@ -1,0 +1,183 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { migrate, openDatabase } from '@funnel/db/database';
+import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
+import { freePort, startApp } from '@funnel/testing/processes';
+import { Pipeline } from './pipeline-fixture.js';
+import { startBuyersSandbox } from './waterfall-fixture.js';
+
+const schema = testSchema('buyers');
+const db = openDatabase({ url: testDatabaseUrl(), schema });
+let sandbox: Awaited<ReturnType<typeof startBuyersSandbox>>;
+
+beforeAll(async () => {
+  await migrate(db, schema);
+  sandbox = await startBuyersSandbox([
+    { id: 'never', protocol: 'sync-post', seed: 2, interestShare: 0, latencyMinMs: 0, latencyMaxMs: 0 },
+    {
+      id: 'always',
+      protocol: 'sync-post',
+      seed: 3,
+      interestShare: 1,
+      maxValue: 500,
+      latencyMinMs: 0,
+      latencyMaxMs: 0,
+    },
+    // Slow enough that a worker killed a moment after the leads arrive dies in the middle of their walks.
+    {
+      id: 'slow-never',
+      protocol: 'sync-post',
+      seed: 4,
+      interestShare: 0,
+      latencyMinMs: 400,
+      latencyMaxMs: 800,
+    },
+    {
+      id: 'slow-network',
+      protocol: 'lead-service',
+      seed: 5,
+      soldShare: 1,
+      pendingShare: 1,
+      pendingMinMs: 1000,
+      pendingMaxMs: 3000,
+      latencyMinMs: 50,
+      latencyMaxMs: 200,
+    },
+  ]);
+});
+afterAll(async () => {
+  await sandbox.process.stop();
+  await db.destroy();
+  await dropSchema(schema);
+});
+
+it('the worker process walks its buyers file, records every attempt in PostgreSQL and counts it in its metrics', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'buyers-')), 'buyers.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      timeZone: 'America/Chicago',
+      buyers: [
+        {
+          id: 'never',
+          protocol: 'sync-post',
+          baseUrl: sandbox.buyerUrl('never'),
+          tier: 1,
+          priceLadder: [50, 10],
+        },
+        {
+          id: 'always',
+          protocol: 'sync-post',
+          baseUrl: sandbox.buyerUrl('always'),
+          tier: 2,
+          priceLadder: [0],
+        },
+      ],
+    }),
+  );
+  const pipeline = new Pipeline();
+  const metricsPort = await freePort();
+  const worker = await startApp({
+    entry: 'apps/worker/src/main.ts',
+    env: pipeline.workerEnv(sandbox.url, {
+      LOG_LEVEL: 'info',
+      BUYERS_FILE: file,
+      DATABASE_URL: `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      WORKER_METRICS_PORT: String(metricsPort),
+    }),
+    readyLog: /worker started/,
+  });
+  try {
+    const id = await pipeline.submitLead();
+    expect((await pipeline.finalOutcome(id)).outcome).toBe('sold');
+
+    let rows: {
+      buyer: string;
+      floor: string | number | null;
+      result: string;
+      price: string | number | null;
+    }[] = [];
+    for (let i = 0; i < 200 && rows.length < 3; i++) {
+      rows = await db
+        .selectFrom('buyer_attempts')
+        .select(['buyer', 'floor', 'result', 'price'])
+        .where('lead_id', '=', id)
+        .orderBy('step')
+        .execute();
+      if (rows.length < 3) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(rows.map((r) => [r.buyer, Number(r.floor), r.result])).toEqual([
+      ['never', 50, 'rejected'],
+      ['never', 10, 'rejected'],
+      ['always', 0, 'sold'],
+    ]);
+    const price = Number(rows[2]!.price);
+    expect(price).toBeGreaterThanOrEqual(0);
+
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(metrics).toContain('funnel_buyer_attempts_total{buyer="never",result="rejected"} 2');
+    expect(metrics).toContain('funnel_buyer_attempts_total{buyer="always",result="sold"} 1');
+    expect(metrics).toContain(`funnel_buyer_revenue_dollars_total{buyer="always"} ${price}`);
+  } finally {
+    await worker.stop();
+    await pipeline.close();
+  }
+});
+
+it('a worker SIGKILLed mid-walk: another resumes every walk, no buyer sees an attempt twice', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'buyers-')), 'buyers.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      timeZone: 'America/Chicago',
+      buyers: [
+        {
+          id: 'slow-never',
+          protocol: 'sync-post',
+          baseUrl: sandbox.buyerUrl('slow-never'),
+          tier: 1,
+          priceLadder: [60, 30, 5],
+        },
+        {
+          id: 'slow-network',
+          protocol: 'lead-service',
+          baseUrl: sandbox.buyerUrl('slow-network'),
+          tier: 2,
+          price: 20,
+          timeouts: { attemptMs: 20_000, pollMs: 200 },
+        },
+      ],
+    }),
+  );
+  const pipeline = new Pipeline();
+  const env = pipeline.workerEnv(sandbox.url, {
+    LOG_LEVEL: 'info',
+    BUYERS_FILE: file,
+    WORKER_METRICS_PORT: '0',
+    STALLED_INTERVAL_MS: '1000',
+    LOCK_DURATION_MS: '2000',
+  });
+  const first = await startApp({ entry: 'apps/worker/src/main.ts', env, readyLog: /worker started/ });
+  let second: Awaited<ReturnType<typeof startApp>> | undefined;
+  try {
+    const before = await sandbox.stats();
+    const ids = await Promise.all(Array.from({ length: 12 }, () => pipeline.submitLead()));
+    // Some walks are mid-ladder at the slow buyer, some pending at the network, when the worker dies.
+    await new Promise((r) => setTimeout(r, 1500));
+    await first.kill();
+    second = await startApp({ entry: 'apps/worker/src/main.ts', env, readyLog: /worker started/ });
+    const outcomes = await Promise.all(ids.map((id) => pipeline.finalOutcome(id, 60_000)));
+    expect(outcomes.map((o) => `${o.outcome}:${o.reason ?? ''}`)).toEqual(ids.map(() => 'sold:'));
+    const after = await sandbox.stats();
+    // Every lead at each of the three floors once, and at the network once: never a second attempt.
+    expect(after['slow-never']!.attempts - before['slow-never']!.attempts).toBe(36);
+    expect(after['slow-network']!.attempts - before['slow-network']!.attempts).toBe(12);
+    expect(after['slow-never']!.repeatedAttempts + after['slow-network']!.repeatedAttempts).toBe(0);
+  } finally {
+    await second?.stop();
+    await first.stop();
+    await pipeline.close();
+  }
+});

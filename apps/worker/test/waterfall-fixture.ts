@@ -1,0 +1,114 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { BuyersFileSchema, type BuyerInput, type BuyersFile } from '@funnel/contracts/buyers';
+import {
+  SandboxBuyersStatsSchema,
+  type SandboxBuyerInput,
+  type SandboxBuyerStats,
+} from '@funnel/contracts/sandbox-buyers';
+import { freePort, startApp, type AppProcess } from '@funnel/testing/processes';
+import { createBuyerAdapter, type BuyerAdapter } from '../src/buyer-adapter.js';
+import { createSubmissionWorker } from '../src/submission-worker.js';
+import { WaterfallCursors } from '../src/waterfall-cursor.js';
+import type { AttemptRecord } from '../src/waterfall.js';
+import type { Pipeline } from './pipeline-fixture.js';
+
+/** A lender sandbox process serving simulated buyers under /buyers/{id}. */
+export async function startBuyersSandbox(buyers: SandboxBuyerInput[]): Promise<{
+  url: string;
+  process: AppProcess;
+  buyerUrl(id: string): string;
+  stats(): Promise<Record<string, SandboxBuyerStats>>;
+  reset(): Promise<void>;
+}> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const file = join(mkdtempSync(join(tmpdir(), 'sandbox-buyers-')), 'buyers.json');
+  writeFileSync(file, JSON.stringify({ buyers }));
+  const process = await startApp({
+    entry: 'apps/lender-sandbox/src/server.ts',
+    env: {
+      SANDBOX_PORT: String(port),
+      SANDBOX_PUBLIC_URL: url,
+      SANDBOX_LOG_LEVEL: 'warn',
+      SANDBOX_BUYERS_FILE: file,
+    },
+    readyUrl: `${url}/healthz`,
+  });
+  return {
+    url,
+    process,
+    buyerUrl: (id) => `${url}/buyers/${id}`,
+    async stats() {
+      const body = SandboxBuyersStatsSchema.parse(await (await fetch(`${url}/_sandbox/buyers`)).json());
+      return Object.fromEntries(body.buyers.map((b) => [b.id, b]));
+    },
+    async reset() {
+      await fetch(`${url}/_sandbox/buyers/reset`, { method: 'POST' });
+    },
+  };
+}
+
+export function buyersFile(buyers: BuyerInput[], timeZone = 'America/Chicago'): BuyersFile {
+  return BuyersFileSchema.parse({ timeZone, buyers });
+}
+
+/** A submission worker walking `buyers`, inside the test process; every attempt it ends is kept in `attempts`. */
+export function startWaterfallWorker(
+  pipeline: Pipeline,
+  buyers: BuyersFile,
+  options: { concurrency?: number } = {},
+) {
+  const adapters = new Map<string, BuyerAdapter>(buyers.buyers.map((b) => [b.id, createBuyerAdapter(b)]));
+  const cursors = new WaterfallCursors(pipeline.redis, pipeline.keyPrefix);
+  const attempts: AttemptRecord[] = [];
+  const connection = new Redis(pipeline.redisUrl, { maxRetriesPerRequest: null });
+  const worker = createSubmissionWorker(
+    {
+      store: pipeline.store,
+      // The waterfall never calls the single network.
+      lender: {
+        submit: () => Promise.reject(new Error('not used with buyers')),
+        ping: () => Promise.reject(new Error('not used with buyers')),
+      },
+      policy: { partnerOfferHosts: [] },
+      pollIntervalMs: 100,
+      now: Date.now,
+      logger: pino({ level: 'silent' }),
+      postClaimMs: 3000,
+      waterfall: {
+        buyers,
+        adapters,
+        cursors,
+        policy: { partnerOfferHosts: [] },
+        now: Date.now,
+        onAttempt: async (attempt) => {
+          attempts.push(attempt);
+        },
+      },
+      onFinalOutcome: async () => {},
+    },
+    {
+      connection,
+      keyPrefix: pipeline.keyPrefix,
+      concurrency: options.concurrency ?? 20,
+      stalledIntervalMs: 1000,
+      lockDurationMs: 2000,
+    },
+  );
+  return {
+    worker,
+    attempts,
+    cursors,
+    adapters,
+    attemptsOf: (leadId: string) => attempts.filter((a) => a.leadId === leadId),
+    async close() {
+      await worker.close();
+      await Promise.all([...adapters.values()].map((a) => a.close()));
+      await connection.quit();
+    },
+  };
+}

@@ -1,0 +1,290 @@
+// Buyer waterfall (issue 13): the same 1,000 sandbox leads (seeded profiles) sold through the buyers' waterfall
+// and through the single lender network, in the same run, against one sandbox process.
+//
+// Sandbox profiles (the ones `npm start` runs, config/sandbox-buyers.example.json, with the worker's buyers from
+// config/buyers.example.json; only base URLs and the prime buyer's hourly cap are changed here):
+// - prime-market, sync-post, tier 1, ladder 80/50/20: wants half the leads, values each uniformly in $0-140,
+//   bids 30% of the way from the floor to its value; only leads of $500+, income $2,000+, credit FAIR or better.
+// - lead-network, lead-service, tier 2, paid $30 a sale: sells 45% of leads, half of them after 2-10 s pending.
+// - subprime-market, sync-post, tier 3, ladder 20/2/0: ten states, wants 60% of leads, values them $0-30.
+// The single-network setup is the worker without a buyers file, posting to the sandbox's root network set up as
+// lead-network (same shares, pending and latency), each sale paid lead-network's $30.
+//
+// The waterfall runs on two workers; one is SIGKILLed once a third of its leads are decided, and started again.
+// Printed: sold rate and revenue per lead of each setup and their ratio (goal ≥ 1.3×); the share of leads
+// decided before their deadline; caps exceeded (0); attempts repeated at a buyer (0).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { BuyersFileSchema, type BuyersFile } from '@funnel/contracts/buyers';
+import { CONSENT_VERSION } from '@funnel/contracts/consent';
+import { JOBS, SUBMIT_LEAD_JOB_OPTIONS, queuePrefix } from '@funnel/contracts/jobs';
+import { CREDIT_SCORE_VALUES, LOAN_AMOUNT_VALUES, MONTHLY_INCOME_VALUES } from '@funnel/contracts/options';
+import { SAMPLE_LEAD, SAMPLE_SUBMISSION_CONTEXT } from '@funnel/contracts/sample-lead';
+import { SandboxBuyersStatsSchema, type SandboxBuyerInput } from '@funnel/contracts/sandbox-buyers';
+import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
+import { FieldCipher } from '@funnel/lead-store/field-cipher';
+import { LeadStore, META } from '@funnel/lead-store/lead-store';
+import { freePort } from '@funnel/testing/processes';
+import { smoke } from './lib/bench-options.js';
+import { CPU, REPO_ROOT, answers, startService, withServices, type Service } from './lib/processes.js';
+import { fmt, report } from './lib/report.js';
+import { benchSecrets, built, redisClient, startRedis } from './lib/services.js';
+
+const LEADS = smoke ? 40 : 1_000;
+const SEED = 20_251_125;
+const DEADLINE_MS = 310_000;
+// Below what prime-market would buy uncapped (about 110 of 1,000), so the cap binds while two workers race.
+const PRIME_CAP_PER_HOUR = smoke ? 3 : 80;
+const STATES = ['TX', 'CA', 'FL', 'NY', 'OH', 'NV', 'WA', 'GA', 'IL', 'CO'] as const;
+
+/** mulberry32: the lead profiles are the same in every run with the same seed. */
+function seeded(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+
+/** The lead profiles: state, amount, income and credit vary; everything else is the sample lead. */
+function leadProfiles(): Record<string, unknown>[] {
+  const random = seeded(SEED);
+  return Array.from({ length: LEADS }, () => ({
+    state: pick(random, STATES),
+    loan_amount: pick(random, LOAN_AMOUNT_VALUES),
+    income_net_monthly: pick(random, MONTHLY_INCOME_VALUES),
+    credit_score: pick(random, CREDIT_SCORE_VALUES),
+  }));
+}
+
+const readJson = (file: string): unknown => JSON.parse(readFileSync(path.join(REPO_ROOT, file), 'utf8'));
+const sandboxBuyers = (readJson('config/sandbox-buyers.example.json') as { buyers: SandboxBuyerInput[] })
+  .buyers;
+const networkProfile = sandboxBuyers.find((b) => b.id === 'lead-network')!;
+if (networkProfile.protocol !== 'lead-service') throw new Error('lead-network must speak lead-service');
+
+/** A setup's leads, submitted the way the BFF submits them, under its own key prefix. */
+async function submitLeads(redis: Redis, keyPrefix: string, cipher: FieldCipher): Promise<string[]> {
+  const store = new LeadStore(redis, cipher, { keyPrefix, ttlMs: 3_600_000 });
+  const queue = new Queue(JOBS.submitLead.queue, { connection: redis, prefix: queuePrefix(keyPrefix) });
+  const ids: string[] = [];
+  for (const profile of leadProfiles()) {
+    const id = await store.create({ ...SAMPLE_LEAD, ...profile }, SAMPLE_SUBMISSION_CONTEXT.tracking);
+    const now = Date.now();
+    const consent = {
+      version: CONSENT_VERSION,
+      textSha256: 'a'.repeat(64),
+      button: 'REQUEST_FUNDS',
+      at: new Date(now).toISOString(),
+      ip: SAMPLE_SUBMISSION_CONTEXT.userIp,
+      userAgent: SAMPLE_SUBMISSION_CONTEXT.userAgent,
+      pageUrl: SAMPLE_SUBMISSION_CONTEXT.webSiteUrl,
+    };
+    await store.startSubmission(
+      id,
+      { submittedAt: new Date(now).toISOString(), deadlineAt: new Date(now + DEADLINE_MS).toISOString() },
+      { [META.consent]: JSON.stringify(consent) },
+    );
+    await store.setOutcome(id, { outcome: 'pending' });
+    await queue.add(JOBS.submitLead.name, { leadId: id }, { ...SUBMIT_LEAD_JOB_OPTIONS, jobId: id });
+    ids.push(id);
+  }
+  await queue.close();
+  return ids;
+}
+
+interface Decided {
+  decided: number;
+  beforeDeadline: number;
+  sold: number;
+}
+
+/** Waits until every lead has a final outcome (or the deadline has passed for all), then counts. */
+async function waitForOutcomes(store: LeadStore, ids: string[], onProgress?: (decided: number) => void) {
+  const giveUp = Date.now() + DEADLINE_MS + 60_000;
+  for (;;) {
+    const progress = await Promise.all(ids.map((id) => store.getProgress(id)));
+    const result: Decided = { decided: 0, beforeDeadline: 0, sold: 0 };
+    for (const p of progress) {
+      const outcome = p?.outcome;
+      if (!outcome || outcome.outcome === 'pending') continue;
+      result.decided += 1;
+      if (outcome.outcome === 'sold') result.sold += 1;
+      const deadline = p.submission ? Date.parse(p.submission.deadlineAt) : 0;
+      if (outcome.reason !== 'deadline' && Date.parse(outcome.at) <= deadline) result.beforeDeadline += 1;
+    }
+    onProgress?.(result.decided);
+    if (result.decided === ids.length || Date.now() > giveUp) return result;
+    await sleep(250);
+  }
+}
+
+await withServices(async (track) => {
+  const redis = track(await startRedis());
+  const secrets = benchSecrets();
+  const cipher = new FieldCipher(EncryptionKeysSchema.parse(secrets.FIELD_ENCRYPTION_KEYS!));
+  const dir = mkdtempSync(path.join(tmpdir(), 'bench-buyers-'));
+  const sandboxPort = await freePort();
+  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+  const sandboxFile = path.join(dir, 'sandbox-buyers.json');
+  writeFileSync(sandboxFile, JSON.stringify({ buyers: sandboxBuyers }));
+  track(
+    await startService({
+      name: 'lender-sandbox',
+      command: process.execPath,
+      args: [built('lender-sandbox', 'server.js')],
+      cpu: CPU.load,
+      env: {
+        SANDBOX_PORT: String(sandboxPort),
+        SANDBOX_LOG_LEVEL: 'warn',
+        SANDBOX_BUYERS_FILE: sandboxFile,
+        // The root network plays lead-network for the single-network setup.
+        SANDBOX_SEED: String(networkProfile.seed),
+        SANDBOX_SOLD_SHARE: String(networkProfile.soldShare),
+        SANDBOX_PENDING_SHARE: String(networkProfile.pendingShare),
+        SANDBOX_PENDING_MIN_MS: String(networkProfile.pendingMinMs),
+        SANDBOX_PENDING_MAX_MS: String(networkProfile.pendingMaxMs),
+        SANDBOX_LATENCY_MIN_MS: String(networkProfile.latencyMinMs),
+        SANDBOX_LATENCY_MAX_MS: String(networkProfile.latencyMaxMs),
+        SANDBOX_REJECT_REDIRECT: 'false',
+      },
+      ready: () => answers(`${sandboxUrl}/healthz`),
+    }),
+  );
+
+  const example = BuyersFileSchema.parse(readJson('config/buyers.example.json'));
+  const buyers: BuyersFile = {
+    ...example,
+    buyers: example.buyers.map((buyer) => ({
+      ...buyer,
+      baseUrl: `${sandboxUrl}/buyers/${buyer.id}`,
+      ...(buyer.id === 'prime-market' ? { caps: { ...buyer.caps, perHour: PRIME_CAP_PER_HOUR } } : {}),
+    })),
+  };
+  const buyersFile = path.join(dir, 'buyers.json');
+  writeFileSync(buyersFile, JSON.stringify(buyers));
+  const networkPrice = buyers.buyers.find((b) => b.id === 'lead-network')!.price ?? 0;
+
+  const startWorker = (keyPrefix: string, extra: Record<string, string>) =>
+    startService({
+      name: 'worker',
+      command: process.execPath,
+      args: [built('worker', 'main.js')],
+      cpu: CPU.server,
+      env: {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        REDIS_URL: redis.url,
+        REDIS_KEY_PREFIX: keyPrefix,
+        WORKER_METRICS_PORT: '0',
+        WORKER_CONCURRENCY: '100',
+        ...secrets,
+        ...extra,
+      },
+      ready: () => true,
+    });
+  const client = redisClient(redis.url);
+
+  // 1. The single network: no buyers file, as before issue 13.
+  const single = { prefix: 'bench-single:', workers: [] as Service[] };
+  for (let i = 0; i < 2; i++) {
+    single.workers.push(track(await startWorker(single.prefix, { LENDER_NETWORK_URL: sandboxUrl })));
+  }
+  const singleIds = await submitLeads(client, single.prefix, cipher);
+  const singleStore = new LeadStore(client, cipher, { keyPrefix: single.prefix, ttlMs: 3_600_000 });
+  const singleResult = await waitForOutcomes(singleStore, singleIds);
+  for (const worker of single.workers) await worker.stop();
+
+  // 2. The waterfall, on two workers, one of them killed mid-walk and started again.
+  const waterfall = { prefix: 'bench-waterfall:' };
+  const env = { BUYERS_FILE: buyersFile, LENDER_NETWORK_URL: sandboxUrl };
+  const runStartedAt = Date.now();
+  const victim = track(await startWorker(waterfall.prefix, env));
+  track(await startWorker(waterfall.prefix, env));
+  const ids = await submitLeads(client, waterfall.prefix, cipher);
+  const store = new LeadStore(client, cipher, { keyPrefix: waterfall.prefix, ttlMs: 3_600_000 });
+  let killed = false;
+  let killedAt = 0;
+  const result = await waitForOutcomes(store, ids, (decided) => {
+    if (killed || decided < ids.length / 3) return;
+    killed = true;
+    killedAt = decided;
+    void victim.kill().then(async () => track(await startWorker(waterfall.prefix, env)));
+  });
+  const runEndedAt = Date.now();
+
+  // Revenue: the price of each sale, as the walk recorded it.
+  const sales = await Promise.all(
+    ids.map(async (id) => {
+      const raw = await client.hget(`${waterfall.prefix}waterfall:${id}`, 'result');
+      return raw ? (JSON.parse(raw) as { buyer: string; price: number }) : undefined;
+    }),
+  );
+  const revenue = sales.reduce((sum, sale) => sum + (sale?.price ?? 0), 0);
+  const stats = SandboxBuyersStatsSchema.parse(
+    await (await fetch(`${sandboxUrl}/_sandbox/buyers`)).json(),
+  ).buyers;
+  const hourWindows = Math.floor(runEndedAt / 3_600_000) - Math.floor(runStartedAt / 3_600_000) + 1;
+  let capsExceeded = 0;
+  for (const buyer of buyers.buyers) {
+    const sold = sales.filter((sale) => sale?.buyer === buyer.id).length;
+    if (buyer.caps.perHour) capsExceeded += Math.max(0, sold - buyer.caps.perHour * hourWindows);
+    if (buyer.caps.perDay) capsExceeded += Math.max(0, sold - buyer.caps.perDay * (hourWindows > 1 ? 2 : 1));
+  }
+  const repeated = stats.reduce((sum, b) => sum + b.repeatedAttempts, 0);
+  const replays = stats.reduce((sum, b) => sum + b.replays, 0);
+  client.disconnect();
+  rmSync(dir, { recursive: true, force: true });
+
+  const singleRevenuePerLead = (singleResult.sold * networkPrice) / LEADS;
+  const revenuePerLead = revenue / LEADS;
+  const bySeller = buyers.buyers
+    .map((b) => `${b.id} ${sales.filter((s) => s?.buyer === b.id).length}`)
+    .join(', ');
+  report({
+    measure: `sold rate, ${LEADS.toLocaleString('en-US')} leads (waterfall: ${bySeller})`,
+    product: `${((100 * result.sold) / LEADS).toFixed(1)}% (waterfall)`,
+    baseline: `${((100 * singleResult.sold) / LEADS).toFixed(1)}% (single network)`,
+    ratio: fmt.ratio(result.sold / Math.max(singleResult.sold, 1)),
+    goal: 'none',
+    pass: true,
+  });
+  const ratio = revenuePerLead / Math.max(singleRevenuePerLead, 0.01);
+  report({
+    measure: `revenue per lead, ${LEADS.toLocaleString('en-US')} leads`,
+    product: `$${revenuePerLead.toFixed(2)} (waterfall)`,
+    baseline: `$${singleRevenuePerLead.toFixed(2)} (single network at $${networkPrice} a sale)`,
+    ratio: fmt.ratio(ratio),
+    goal: '≥ 1.3×',
+    pass: ratio >= 1.3,
+  });
+  report({
+    measure: 'leads decided before their deadline',
+    product: `${((100 * result.beforeDeadline) / LEADS).toFixed(1)}% (waterfall)`,
+    baseline: `${((100 * singleResult.beforeDeadline) / LEADS).toFixed(1)}% (single network)`,
+    goal: 'all',
+    pass: result.beforeDeadline === LEADS,
+  });
+  report({
+    measure: `caps exceeded, two workers (prime-market ${PRIME_CAP_PER_HOUR}/h over ${hourWindows} hour window(s))`,
+    product: String(capsExceeded),
+    baseline: '–',
+    goal: '0',
+    pass: capsExceeded === 0,
+  });
+  report({
+    measure: `attempts repeated at a buyer, one worker SIGKILLed at ${killedAt} decided (${replays} idempotent replays)`,
+    product: String(repeated),
+    baseline: '–',
+    goal: '0, with a kill',
+    pass: repeated === 0 && killed,
+  });
+});

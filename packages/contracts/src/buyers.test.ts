@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { BuyersFileSchema, describeBuyersFileIssues } from './buyers.js';
+
+const good = {
+  timeZone: 'America/Chicago',
+  buyers: [
+    { id: 'network', protocol: 'lead-service', baseUrl: 'http://127.0.0.1:4010', tier: 1, price: 40 },
+    {
+      id: 'market',
+      protocol: 'sync-post',
+      baseUrl: 'http://127.0.0.1:4010/buyers/market',
+      tier: 2,
+      priceLadder: [80, 50, 20, 2, 0],
+      filters: { states: ['TX'], minAmount: 500, maxAmount: 5000, activeHours: { fromHour: 8, toHour: 20 } },
+      caps: { perHour: 10, perDay: 100 },
+    },
+  ],
+};
+
+describe('BuyersFileSchema', () => {
+  it('accepts a good file and fills in the timeouts', () => {
+    const file = BuyersFileSchema.parse(good);
+    expect(file.buyers[0]!.timeouts).toEqual({ connectMs: 3000, attemptMs: 30_000, pollMs: 2000 });
+    expect(file.buyers[1]!.filters.states).toEqual(['TX']);
+  });
+
+  it('lists every problem of a bad file, each with its path', () => {
+    const result = BuyersFileSchema.safeParse({
+      timeZone: 'Mars/Olympus',
+      buyers: [
+        { ...good.buyers[0], id: 'Bad Id', priceLadder: [10] },
+        { ...good.buyers[1], priceLadder: [20, 50], filters: { minAmount: 900, maxAmount: 100 } },
+        { ...good.buyers[1], protocol: 'carrier-pigeon' },
+      ],
+    });
+    expect(result.success).toBe(false);
+    const lines = describeBuyersFileIssues(result.error!);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^timeZone: /),
+        expect.stringMatching(/^buyers\.0\.id: /),
+        expect.stringMatching(/^buyers\.0\.priceLadder: /),
+        expect.stringMatching(/^buyers\.1\.priceLadder: .*strictly down/),
+        expect.stringMatching(/^buyers\.1\.filters\.minAmount: /),
+        expect.stringMatching(/^buyers\.2\.protocol: /),
+      ]),
+    );
+  });
+
+  it('refuses duplicate ids and a sync-post buyer without a ladder', () => {
+    const result = BuyersFileSchema.safeParse({
+      timeZone: 'UTC',
+      buyers: [good.buyers[0], good.buyers[0], { ...good.buyers[1], priceLadder: undefined }],
+    });
+    const lines = describeBuyersFileIssues(result.error!);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'buyers.1.id: Duplicate id',
+        'buyers.2.priceLadder: A sync-post buyer needs a price ladder',
+      ]),
+    );
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * Buyers as configuration (issue 13): the buyer contracts the worker's waterfall walks, read from a JSON file
+ * at start. Each buyer names the protocol adapter that speaks to it, where and how to reach it, which leads it
+ * takes (filters, active hours), how many (caps), in which order (tier) and at which price floors (ladder).
+ */
+import * as z from 'zod';
+import { CreditScoreSchema, LoanReasonSchema } from './options.js';
+
+/** The protocols the worker has an adapter for. */
+export const BUYER_PROTOCOLS = ['lead-service', 'sync-post'] as const;
+export const BuyerProtocolSchema = z.enum(BUYER_PROTOCOLS);
+export type BuyerProtocol = z.infer<typeof BuyerProtocolSchema>;
+
+const millis = z.number().int().positive().max(600_000);
+const hourOfDay = z.number().int().min(0).max(24);
+const stateCode = z.string().regex(/^[A-Z]{2}$/, 'Expected a two-letter state code');
+const dollars = z.number().min(0).max(100_000);
+
+/** Hours of the business time zone a buyer takes leads in: from `fromHour` (inclusive) to `toHour` (exclusive). */
+const ActiveHoursSchema = z
+  .object({ fromHour: hourOfDay, toHour: hourOfDay })
+  .strict()
+  .refine((h) => h.fromHour !== h.toHour, { message: 'fromHour and toHour must differ', path: ['toHour'] });
+
+/** Which leads a buyer takes; a filter left out takes every lead. */
+export const BuyerFiltersSchema = z
+  .object({
+    states: z.array(stateCode).min(1).optional(),
+    minAmount: z.number().int().positive().optional(),
+    maxAmount: z.number().int().positive().optional(),
+    minMonthlyIncome: z.number().int().nonnegative().optional(),
+    creditBands: z.array(CreditScoreSchema).min(1).optional(),
+    loanReasons: z.array(LoanReasonSchema).min(1).optional(),
+    /** Wraps past midnight when `toHour` < `fromHour` (e.g. 20 → 6). */
+    activeHours: ActiveHoursSchema.optional(),
+  })
+  .strict()
+  .refine((f) => f.minAmount === undefined || f.maxAmount === undefined || f.minAmount <= f.maxAmount, {
+    message: 'minAmount must not exceed maxAmount',
+    path: ['minAmount'],
+  });
+export type BuyerFilters = z.infer<typeof BuyerFiltersSchema>;
+
+export const BuyerSchema = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'Expected a lower-case slug (a-z, 0-9, -)'),
+    protocol: BuyerProtocolSchema,
+    baseUrl: z.url({ protocol: /^https?$/ }),
+    /** Sent as a bearer token when set. */
+    apiKey: z.string().min(1).optional(),
+    timeouts: z
+      .object({
+        connectMs: millis.default(3000),
+        /** The longest one attempt at this buyer may take, pending included; the deadline may cut it shorter. */
+        attemptMs: millis.default(30_000),
+        /** lead-service: how often a pending attempt is pinged. */
+        pollMs: millis.default(2000),
+      })
+      .strict()
+      .default({ connectMs: 3000, attemptMs: 30_000, pollMs: 2000 }),
+    filters: BuyerFiltersSchema.default({}),
+    caps: z
+      .object({
+        perHour: z.number().int().positive().optional(),
+        perDay: z.number().int().positive().optional(),
+      })
+      .strict()
+      .default({}),
+    /** Lower tiers are tried first; buyers of one tier keep their order in the file. */
+    tier: z.number().int().min(1).max(100),
+    /**
+     * sync-post: the `MinimumPrice` of each attempt, walked from the first down, e.g. [80, 50, 20, 2, 0].
+     * lead-service has no price in its protocol: one attempt, paid `price`.
+     */
+    priceLadder: z.array(dollars).min(1).max(10).optional(),
+    /** lead-service: what the contract pays for a sold lead (revenue in the reports). */
+    price: dollars.optional(),
+  })
+  .strict()
+  .superRefine((buyer, ctx) => {
+    if (buyer.protocol === 'sync-post') {
+      if (!buyer.priceLadder) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['priceLadder'],
+          message: 'A sync-post buyer needs a price ladder',
+        });
+      } else if (buyer.priceLadder.some((p, i) => i > 0 && p >= buyer.priceLadder![i - 1]!)) {
+        ctx.addIssue({ code: 'custom', path: ['priceLadder'], message: 'The ladder must go strictly down' });
+      }
+      if (buyer.price !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['price'], message: 'A sync-post buyer answers its own price' });
+      }
+    }
+    if (buyer.protocol === 'lead-service' && buyer.priceLadder) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['priceLadder'],
+        message: 'The lead-service protocol has no price: use price instead',
+      });
+    }
+  });
+export type Buyer = z.infer<typeof BuyerSchema>;
+export type BuyerInput = z.input<typeof BuyerSchema>;
+
+export const BuyersFileSchema = z
+  .object({
+    /** IANA zone of the buyers' active hours and daily caps. */
+    timeZone: z.string().refine(isTimeZone, 'Expected an IANA time zone, e.g. America/Chicago'),
+    buyers: z.array(BuyerSchema).min(1),
+  })
+  .strict()
+  .superRefine((file, ctx) => {
+    const seen = new Set<string>();
+    file.buyers.forEach((buyer, i) => {
+      if (seen.has(buyer.id))
+        ctx.addIssue({ code: 'custom', path: ['buyers', i, 'id'], message: 'Duplicate id' });
+      seen.add(buyer.id);
+    });
+  });
+export type BuyersFile = z.infer<typeof BuyersFileSchema>;
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every problem of a buyers file, one line each with its path: a bad file stops start-up listing all of them. */
+export function describeBuyersFileIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${issue.path.join('.') || '(file)'}: ${issue.message}`);
+}

@@ -1,0 +1,72 @@
+/**
+ * The lender sandbox's simulated buyers (issue 13): how each one answers, and the counters a benchmark reads
+ * back from GET /_sandbox/buyers. Not part of any buyer protocol.
+ */
+import * as z from 'zod';
+
+const share = z.number().min(0).max(1);
+const millis = z.number().int().min(0).max(600_000);
+const stateCode = z.string().regex(/^[A-Z]{2}$/);
+
+const common = {
+  /** Served under /buyers/{id}. */
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/),
+  /** Seed of every draw of this buyer: the same seed and the same leads give the same answers. */
+  seed: z.number().int().min(0).max(0xffff_ffff),
+  /** Leads from other states are rejected at once; left out, every state is taken. */
+  states: z.array(stateCode).min(1).optional(),
+  /** Each answer takes a duration drawn uniformly from [latencyMinMs, latencyMaxMs]. */
+  latencyMinMs: millis.default(20),
+  latencyMaxMs: millis.default(200),
+};
+
+export const SandboxBuyerSchema = z.discriminatedUnion('protocol', [
+  z
+    .object({
+      ...common,
+      protocol: z.literal('lead-service'),
+      soldShare: share.default(0.5),
+      /** Share answered pending (status 3) for a duration drawn from [pendingMinMs, pendingMaxMs]. */
+      pendingShare: share.default(0.5),
+      pendingMinMs: millis.default(2000),
+      pendingMaxMs: millis.default(10_000),
+    })
+    .strict(),
+  z
+    .object({
+      ...common,
+      protocol: z.literal('sync-post'),
+      /** Share of leads the buyer wants at any price; the others are rejected at every floor. */
+      interestShare: share.default(0.7),
+      /**
+       * What an interested buyer would pay at most is drawn uniformly from [0, maxValue] per lead, so the chance
+       * of a sale at floor f is interestShare × (1 − f / maxValue): it rises as the floor falls.
+       */
+      maxValue: z.number().positive().max(100_000).default(100),
+      /** The price bid lies this share of the way from the floor up to the buyer's value. */
+      bidShare: share.default(0.3),
+    })
+    .strict(),
+]);
+export type SandboxBuyer = z.infer<typeof SandboxBuyerSchema>;
+export type SandboxBuyerInput = z.input<typeof SandboxBuyerSchema>;
+
+const count = z.number().int().nonnegative();
+
+/** One simulated buyer's counters since start or the last reset. */
+export const SandboxBuyerStatsSchema = z.object({
+  id: z.string(),
+  protocol: z.enum(['lead-service', 'sync-post']),
+  /** Requests that created an attempt (a new idempotency key). */
+  attempts: count,
+  /** Posts of a key already seen: answered from the first answer, never a second upstream lead. */
+  replays: count,
+  /** Attempts beyond one for the same lead at the same price floor: a seller repeating itself. Must be 0. */
+  repeatedAttempts: count,
+  sold: count,
+  rejected: count,
+  errors: count,
+  pending: count,
+});
+export type SandboxBuyerStats = z.infer<typeof SandboxBuyerStatsSchema>;
+export const SandboxBuyersStatsSchema = z.object({ buyers: z.array(SandboxBuyerStatsSchema) });
