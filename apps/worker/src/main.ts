@@ -159,12 +159,6 @@ const systemOfRecord = env.DATABASE_URL
     })
   : undefined;
 
-const onFinalOutcome = async (leadId: string) => {
-  await notifyPartner(leadId);
-  await notifyAffiliate(leadId);
-  await recordOutcome?.(leadId);
-  await scheduleFinalOutcomeFollowUps(leadId);
-};
 const submissionQueue = new Queue(JOBS.submitLead.queue, {
   connection,
   prefix: queuePrefix(env.REDIS_KEY_PREFIX),
@@ -198,6 +192,14 @@ const waterfall = env.BUYERS
     }
   : undefined;
 
+const onFinalOutcome = async (leadId: string) => {
+  // A lead ended by the reconciler or a failed job may leave an attempt in flight: its cap places go back.
+  await waterfall?.cursors.close(leadId);
+  await notifyPartner(leadId);
+  await notifyAffiliate(leadId);
+  await recordOutcome?.(leadId);
+  await scheduleFinalOutcomeFollowUps(leadId);
+};
 const worker = createSubmissionWorker(
   {
     store,

@@ -7,8 +7,8 @@ export interface Cursor {
   /** The step being tried (or next to try). */
   index: number;
   /** ready: step `index` not started; posting: posted, answer not recorded; pending: posted, answered pending;
-   * done: sold (with `result`). */
-  state: 'ready' | 'posting' | 'pending' | 'done';
+   * done: sold (with `result`); closed: the lead ended outside the walk. */
+  state: 'ready' | 'posting' | 'pending' | 'done' | 'closed';
   /** The attempt's time, ms since the epoch. */
   startedAt?: number;
   endsAt?: number;
@@ -102,6 +102,19 @@ if state ~= 'posting' and state ~= 'pending' then return 'stale' end
 redis.call('HSET', KEYS[1], 'state', 'done', 'result', ARGV[2], 'reserved', '')
 return 'ok'`;
 
+// The lead ended outside the walk (the reconciler past its deadline, a job failed for good): the places its
+// unfinished attempt holds go back, once, and the walk is closed so no later run starts another attempt.
+// A walk already sold keeps its places. KEYS: cursor.
+const CLOSE = `
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state or state == 'done' or state == 'closed' then return 'stale' end
+local reserved = redis.call('HGET', KEYS[1], 'reserved') or ''
+for key in string.gmatch(reserved, '[^\\n]+') do
+  if redis.call('DECR', key) < 0 then redis.call('SET', key, '0', 'KEEPTTL') end
+end
+redis.call('HSET', KEYS[1], 'state', 'closed', 'reserved', '')
+return 'ok'`;
+
 /**
  * One lead's walk through the buyers, persisted in Redis and changed only by Lua scripts that check the step
  * they expect (compare-and-set), so a run that lost its job lock, or a run after a crash, can never move the
@@ -182,6 +195,11 @@ export class WaterfallCursors {
       release ? '1' : '0',
       rejectUrl,
     )) as 'ok' | 'stale';
+  }
+
+  /** Closes a walk its lead left unfinished, giving back the cap places of an attempt still in flight. */
+  async close(leadId: string) {
+    return (await this.redis.eval(CLOSE, 1, this.key(leadId))) as 'ok' | 'stale';
   }
 
   async sold(leadId: string, index: number, result: SoldResult) {

@@ -83,6 +83,8 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
     ));
 
   for (;;) {
+    // The lead ended outside the walk (its deadline passed, or its job failed for good): nothing more to try.
+    if (cursor.state === 'closed') return { skipped: 'walk closed' };
     if (cursor.state === 'done' && cursor.result) {
       const sold = decide({ status: LEAD_STATUS.SOLD, redirect_url: cursor.result.redirectUrl }, deps.policy);
       return run.finish(sold ?? { outcome: 'sold', redirectUrl: cursor.result.redirectUrl });

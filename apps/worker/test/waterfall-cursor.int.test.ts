@@ -63,4 +63,32 @@ describe('waterfall cursors and caps in Redis', () => {
     expect(await cursors[0]!.get(second!)).toMatchObject({ state: 'done', result: { price: 12 } });
     expect(await cursors[0]!.get(first!)).toMatchObject({ index: 1, state: 'ready' });
   });
+
+  it('gives back the places of an attempt still in flight when its lead ends outside the walk, once', async () => {
+    const [inFlight, sold] = ['lead-close-00000000001', 'lead-close-00000000002'];
+    const dayKey = cursors[0]!.capKeys('buyer-a', window.startedAt, '2026-11-27').dayKey;
+    const c = { ...caps(undefined, 5), dayKey };
+    for (const id of [inFlight!, sold!]) await cursors[0]!.init(id, [{ buyer: 'buyer-a' }], 60_000);
+    expect(await cursors[0]!.begin(inFlight!, 0, window, c)).toBe('ok');
+    expect(await cursors[0]!.begin(sold!, 0, window, c)).toBe('ok');
+    expect(await cursors[0]!.pending(inFlight!, 0, 'upstream-1', 'check-1')).toBe('ok');
+    expect(
+      await cursors[0]!.sold(sold!, 0, { buyer: 'buyer-a', price: 20, redirectUrl: 'https://x.test/o' }),
+    ).toBe('ok');
+    expect(await cursors[0]!.capCount(dayKey)).toBe(2);
+    // The reconciler and a late run both close the same walk: one place comes back, not two.
+    expect((await Promise.all([cursors[0]!.close(inFlight!), cursors[1]!.close(inFlight!)])).sort()).toEqual([
+      'ok',
+      'stale',
+    ]);
+    expect(await cursors[0]!.capCount(dayKey)).toBe(1);
+    // A run that still held the attempt cannot give the place back again, nor start another attempt.
+    expect(await cursors[2]!.advance(inFlight!, 0, 1, true)).toBe('stale');
+    expect(await cursors[2]!.begin(inFlight!, 0, window, c)).toBe('stale');
+    expect(await cursors[0]!.capCount(dayKey)).toBe(1);
+    // A sold walk keeps its place.
+    expect(await cursors[0]!.close(sold!)).toBe('stale');
+    expect(await cursors[0]!.capCount(dayKey)).toBe(1);
+    expect(await cursors[0]!.get(inFlight!)).toMatchObject({ state: 'closed' });
+  });
 });
