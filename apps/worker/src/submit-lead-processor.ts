@@ -1,11 +1,11 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import { ZodError } from 'zod';
 import { SubmitLeadJobSchema } from '@funnel/contracts/jobs';
 import { isFinalOutcome, type LeadOutcome } from '@funnel/contracts/lead-outcome';
 import { buildSubmissionPayload, type SubmittableLead } from '@funnel/contracts/lender-network';
 import { TrackingSchema } from '@funnel/contracts/tracking';
 import type { LeadRecord, LeadStore, NewOutcome } from '@funnel/lead-store/lead-store';
+import { buildOrRefuse, submissionContextOf } from './buyer-payload-context.js';
 import { decide, type DecisionPolicy } from './decision.js';
 import type { LenderClient } from './lender-client.js';
 import { FinalLenderError, RetryableLenderError } from './lender-errors.js';
@@ -148,22 +148,9 @@ export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
 
 /** The lender payload; a lead that cannot make one is our fault, and retrying will not fix it. */
 function payloadFor(lead: LeadRecord) {
-  const consent = lead.consent;
-  if (!consent) throw new UnrecoverableError('submitted lead has no consent record');
-  try {
-    return buildSubmissionPayload(lead.fields as unknown as SubmittableLead, {
-      leadId: lead.id,
-      tracking: TrackingSchema.parse(lead.tracking),
-      userIp: consent.ip,
-      userAgent: consent.userAgent,
-      webSiteUrl: consent.pageUrl,
-      ...(lead.fields.test_mode === true ? { testMode: true } : {}),
-    });
-  } catch (error) {
-    const fields =
-      error instanceof ZodError ? error.issues.map((i) => i.path.join('.')).join(', ') : String(error);
-    throw new UnrecoverableError(`lead cannot be turned into a submission (${fields})`);
-  }
+  return buildOrRefuse(() =>
+    buildSubmissionPayload(lead.fields as unknown as SubmittableLead, submissionContextOf(lead)),
+  );
 }
 
 function noLender(reason: string, fallbackUrl: string | undefined): NewOutcome {
