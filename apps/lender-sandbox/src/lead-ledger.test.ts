@@ -7,7 +7,7 @@ const record = (n: number): LeadRecord => ({
   payload: { n },
   loanAmount: 500,
   receivedAt: n,
-  decision: { final: 'sold', pendingUntil: 0, pendingPings: 0, rejectRedirect: true },
+  decision: { final: 'sold', pendingUntil: 0, pendingPings: 0, soldRedirect: true, rejectRedirect: true },
   posts: 1,
   pings: 0,
 });

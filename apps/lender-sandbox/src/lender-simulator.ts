@@ -67,7 +67,13 @@ export class LenderSimulator {
         receivedAt,
         decision:
           this.settings.acceptStates && !this.settings.acceptStates.includes(payload.state)
-            ? { final: 'rejected', pendingUntil: receivedAt, pendingPings: 0, rejectRedirect: false }
+            ? {
+                final: 'rejected',
+                pendingUntil: receivedAt,
+                pendingPings: 0,
+                soldRedirect: false,
+                rejectRedirect: false,
+              }
             : decideOutcome(payload, this.#config, receivedAt),
         posts: 0,
         pings: 0,
@@ -195,8 +201,9 @@ export class LenderSimulator {
   }
 
   #addresses(lead: LeadRecord, status: LeadStatus): Pick<SubmitResponse, 'redirect_url' | 'rejectUrl'> {
-    if (status === LEAD_STATUS.SOLD)
+    if (status === LEAD_STATUS.SOLD && lead.decision.soldRedirect) {
       return { redirect_url: offerAddress(this.settings.publicUrl, lead.networkLeadId) };
+    }
     if (status === LEAD_STATUS.REJECTED && lead.decision.rejectRedirect) {
       return { rejectUrl: declinedAddress(this.settings.publicUrl, lead.networkLeadId) };
     }

@@ -9,6 +9,8 @@ export interface LeadDecision {
   pendingUntil: number;
   /** The first this-many pings answer pending. */
   pendingPings: number;
+  /** A sold answer carries `redirect_url`. */
+  soldRedirect: boolean;
   /** A rejected answer carries `rejectUrl`. */
   rejectRedirect: boolean;
 }
@@ -26,12 +28,13 @@ export function decideOutcome(
   config: OutcomeConfig,
   receivedAt: number,
 ): LeadDecision {
-  const rejectRedirect = config.rejectRedirect;
+  const { soldRedirect, rejectRedirect } = config;
   if (payload.testMode === true) {
     return {
       final: payload.testSold === true ? 'sold' : 'rejected',
       pendingUntil: receivedAt + config.testPendingMs,
       pendingPings: config.testPendingPings,
+      soldRedirect,
       rejectRedirect,
     };
   }
@@ -43,6 +46,7 @@ export function decideOutcome(
     final: sold ? 'sold' : 'rejected',
     pendingUntil: pending ? receivedAt + pendingMs : receivedAt,
     pendingPings: 0,
+    soldRedirect,
     rejectRedirect,
   };
 }

@@ -30,6 +30,11 @@ const outcomeFields = {
   /** Per request: answer 200 with a body that is not JSON (the real answer cut in half). */
   faultMalformedRate: share,
   timeoutHoldMs: millis,
+  /**
+   * Sold answers carry `redirect_url` (the sandbox's own offer page). Off, a sale comes without an address, as a
+   * network may answer when the lender contacts the borrower itself (decisions.md: the sold screen says so).
+   */
+  soldRedirect: z.boolean(),
   /** Rejected answers carry `rejectUrl` (the sandbox's own declined page). */
   rejectRedirect: z.boolean(),
   /** `testMode` leads stay pending this long before their `testSold` outcome (0: decided at once). */
@@ -81,6 +86,7 @@ export const DEFAULT_OUTCOME_CONFIG: OutcomeConfig = {
   faultResetRate: 0,
   faultMalformedRate: 0,
   timeoutHoldMs: 60_000,
+  soldRedirect: true,
   rejectRedirect: true,
   testPendingMs: 0,
   testPendingPings: 0,

@@ -1,9 +1,9 @@
 // Issue 11, the borrower's experience (decisions.md, "Settled after the first release"): a returning visitor
 // continues or starts over, an expired session is told so in the page, the matching screen's intro advances, the
 // reject and sold-without-address screens say what happened, Back from the lender's page does not send the
-// borrower again, and the landing form fits a phone's first screen. The built BFF and real Redis, through
-// Chromium; outcomes are written with the lead store exactly as the worker writes them (the worker's decision
-// from the network's answer is its own unit test; lender-outcome.e2e.ts runs the whole pipeline).
+// borrower again, and the landing form fits a phone's first screen. The built BFF, worker and lender sandbox with
+// real Redis, through Chromium: each test that submits sets how the sandbox answers the leads it posts next, and
+// the outcome reaches the screen the way a borrower's does.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -11,30 +11,30 @@ import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { CONSENT_VERSION } from '@funnel/contracts/consent';
 import { SESSION_EXPIRED } from '@funnel/contracts/messages';
-import { FieldCipher } from '@funnel/lead-store/field-cipher';
-import { LeadStore, type NewOutcome } from '@funnel/lead-store/lead-store';
 import { API_ANSWERS, VISITOR, completeLanding, leadBefore } from './funnel-driver';
 import { repoRoot, startHarness, type Harness } from './harness';
 import { leadKeys, newLead } from './lead-in-redis';
 import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
+import { startLenderSandbox, startWorker, type LenderSandbox } from './submission-pipeline';
 
 const SCREENSHOT_DIR = path.join(repoRoot, 'screenshots');
-/** A lender's site, answered by the test (the browser never leaves for the internet). */
-const LENDER_PAGE = 'https://lender.example/offer/e2e';
-const REJECT_PAGE = 'https://lender.example/declined/e2e';
 const MATCHING_HEADING = 'Please do not close this window';
 /** Progress sequence (about 7 s once the answer is in) plus the 2 s redirect, with room for a slow machine. */
 const OUTCOME_PATIENCE_MS = 20_000;
 const TEST_TIMEOUT_MS = 90_000;
 
 let harness: Harness;
-let store: LeadStore;
+let sandbox: LenderSandbox;
+/** The sandbox's lender pages: its offer page (sold) and its declined page (rejected). */
+let offerPages: string;
+let declinedPages: string;
 
 before(async () => {
   harness = await startHarness({ label: 'borrower-experience' });
-  const [id, key] = harness.config.fieldEncryptionKeys.split(':') as [string, string];
-  const cipher = new FieldCipher([{ id, key: Buffer.from(key, 'base64') }]);
-  store = new LeadStore(harness.redis, cipher, { keyPrefix: harness.config.keyPrefix, ttlMs: 3_600_000 });
+  sandbox = await startLenderSandbox(harness);
+  await startWorker(harness, sandbox);
+  offerPages = `${sandbox.url}/lender/offer/**`;
+  declinedPages = `${sandbox.url}/lender/declined/**`;
 });
 
 after(async () => {
@@ -54,35 +54,29 @@ async function openPage(
   return { page, errors: collectPageErrors(page), dialogs };
 }
 
-/** Answers every lender page with a small page of its own, counting how often the browser asked for one. */
-async function serveLenderPages(context: BrowserContext): Promise<{ visits: () => number }> {
+/** Lets every request for a sandbox lender page through, counting how often the browser asked for one. */
+async function countLenderPages(context: BrowserContext): Promise<{ visits: () => number }> {
   let visits = 0;
-  await context.route('https://lender.example/**', async (route) => {
+  await context.route(`${sandbox.url}/lender/**`, async (route) => {
     visits += 1;
-    await route.fulfill({
-      contentType: 'text/html',
-      body: '<!doctype html><title>Lender</title><h1>You have arrived at the lender</h1>',
-    });
+    await route.continue();
   });
   return { visits: () => visits };
 }
 
-/** A complete lead in `context`'s cookie jar, submitted; returns its id. It waits with outcome 'pending'. */
+/** A complete lead in `context`'s cookie jar, submitted to the worker; returns its id. */
 async function submittedLead(context: BrowserContext): Promise<string> {
   const before = await leadKeys(harness);
   await leadBefore(context, 'ssn');
   const saved = await context.request.put('/api/v1/lead/steps/ssn', { data: API_ANSWERS.ssn });
   assert.equal(saved.status(), 200);
+  // Found before it is submitted: once the worker has it, the worker's own keys for the lead sit beside it.
+  const lead = await newLead(harness, before);
   const submitted = await context.request.post('/api/v1/lead/submit', {
     data: { button: 'REQUEST_FUNDS', consentVersion: CONSENT_VERSION, pagePath: '/ssn' },
   });
   assert.equal(submitted.status(), 202, await submitted.text());
-  return (await newLead(harness, before)).id;
-}
-
-/** The lenders' final answer, written as the worker writes it (and pushed to the browser the same way). */
-async function decide(leadId: string, outcome: NewOutcome): Promise<void> {
-  assert.ok(await store.setOutcome(leadId, outcome), 'the outcome was stored');
+  return lead.id;
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {
@@ -194,6 +188,8 @@ test(
   'the matching screen: intro steps advance one after another, then searching; Got it scrolls back to the title',
   { timeout: TEST_TIMEOUT_MS },
   async () => {
+    // The network keeps the lead pending for longer than the test runs: the screen stays on its waiting state.
+    await sandbox.configure({ soldShare: 1, pendingShare: 1, pendingMinMs: 120_000, pendingMaxMs: 120_000 });
     const context = await harness.newContext();
     const { page, errors, dialogs } = await openPage(context);
     await submittedLead(context);
@@ -259,11 +255,11 @@ test(
     timeout: TEST_TIMEOUT_MS,
   },
   async () => {
+    await sandbox.configure({ soldShare: 1, pendingShare: 0, soldRedirect: false });
     const context = await harness.newContext(375);
     const { page, errors } = await openPage(context);
-    const lender = await serveLenderPages(context);
+    const lender = await countLenderPages(context);
     const leadId = await submittedLead(context);
-    await decide(leadId, { outcome: 'sold' });
 
     await page.goto('/mapping-lender');
     await page.waitForURL('**/redirect', { timeout: OUTCOME_PATIENCE_MS });
@@ -275,6 +271,7 @@ test(
     await screenshotBothWidths(page, '64-redirect-without-address');
     assert.equal(new URL(page.url()).pathname, '/redirect', 'it stays');
     assert.equal(lender.visits(), 0);
+    assert.equal((await sandbox.stats()).postsByPartnerLeadId[leadId], 1, 'the network answered this lead');
     assert.deepEqual(errors, []);
     await context.close();
   },
@@ -286,17 +283,17 @@ test(
     timeout: TEST_TIMEOUT_MS,
   },
   async () => {
+    await sandbox.configure({ soldShare: 0, pendingShare: 0, rejectRedirect: true });
     const context = await harness.newContext(375);
     const { page, errors } = await openPage(context);
-    const lender = await serveLenderPages(context);
+    const lender = await countLenderPages(context);
     const leadId = await submittedLead(context);
-    await decide(leadId, { outcome: 'rejected', reason: 'upstream_rejected', redirectUrl: REJECT_PAGE });
     // The first request for the reject page is answered 204 No Content, which leaves the browser on the screen:
     // the redirect is seen by its request, and the screen stays for checks and screenshots.
     let redirected!: () => void;
     const redirectRequested = new Promise<void>((resolve) => (redirected = resolve));
     await page.route(
-      REJECT_PAGE,
+      declinedPages,
       async (route) => {
         redirected();
         await route.fulfill({ status: 204 });
@@ -320,8 +317,10 @@ test(
     await screenshotBothWidths(page, '65-reject-page');
     // The link for people who do not want to wait goes to the same address.
     await page.getByRole('link', { name: 'Continue now', exact: true }).click();
-    await page.waitForURL(REJECT_PAGE, { timeout: OUTCOME_PATIENCE_MS });
+    await page.waitForURL(declinedPages, { timeout: OUTCOME_PATIENCE_MS });
+    assert.equal(await page.locator('h1').textContent(), 'The lender declined your request');
     assert.equal(lender.visits(), 1);
+    assert.equal((await sandbox.stats()).postsByPartnerLeadId[leadId], 1, 'the network answered this lead');
     assert.deepEqual(errors, []);
     await context.close();
   },
@@ -333,15 +332,16 @@ test(
     timeout: TEST_TIMEOUT_MS,
   },
   async () => {
+    await sandbox.configure({ soldShare: 1, pendingShare: 0, soldRedirect: true });
     const context = await harness.newContext();
     const { page, errors } = await openPage(context);
-    const lender = await serveLenderPages(context);
-    const leadId = await submittedLead(context);
-    await decide(leadId, { outcome: 'sold', redirectUrl: LENDER_PAGE });
+    const lender = await countLenderPages(context);
+    await submittedLead(context);
 
     await page.goto('/ssn');
     await page.goto('/mapping-lender');
-    await page.waitForURL(LENDER_PAGE, { timeout: OUTCOME_PATIENCE_MS });
+    await page.waitForURL(offerPages, { timeout: OUTCOME_PATIENCE_MS });
+    assert.equal(await page.locator('h1').textContent(), 'You have arrived at the lender');
     assert.equal(lender.visits(), 1);
 
     await page.goBack();
@@ -359,7 +359,7 @@ test(
     // The link still leads on, by keyboard too.
     await link.focus();
     await page.keyboard.press('Enter');
-    await page.waitForURL(LENDER_PAGE);
+    await page.waitForURL(offerPages);
     assert.equal(lender.visits(), 2);
     assert.deepEqual(errors, []);
     await context.close();

@@ -19,7 +19,8 @@ export async function leadKeys(harness: Harness): Promise<string[]> {
 /** The one lead created since `before` (a list from `leadKeys`); fails when there is none or more than one. */
 export async function newLead(harness: Harness, before: readonly string[]): Promise<StoredLead> {
   const created = (await leadKeys(harness)).filter((key) => !before.includes(key));
-  if (created.length !== 1) throw new Error(`expected one new lead, found ${created.length}`);
+  if (created.length !== 1)
+    throw new Error(`expected one new lead, found ${created.length}: ${created.join(', ')}`);
   const key = created[0] as string;
   return {
     key,

@@ -11,6 +11,7 @@ export interface SandboxOutcomeSettings {
   pendingShare?: number;
   pendingMinMs?: number;
   pendingMaxMs?: number;
+  soldRedirect?: boolean;
   rejectRedirect?: boolean;
 }
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
 import { LEAD_STATUS, SubmitResponseSchema } from '@funnel/contracts/lender-network';
 import { SandboxStatsSchema } from '@funnel/contracts/lender-sandbox';
-import { postLead, submissionPayload, testSandbox } from '../test-fixtures.js';
+import { pingLead, postLead, submissionPayload, testSandbox } from '../test-fixtures.js';
 
 let app: FastifyInstance;
 afterEach(() => app.close());
@@ -65,6 +65,17 @@ describe('POST /personal_loan/lead/send/v2', () => {
     );
     expect(body.data.status).toBe(LEAD_STATUS.REJECTED);
     expect(body).not.toHaveProperty('rejectUrl');
+  });
+
+  it('leaves redirect_url out of a sale when soldRedirect is off, on the post and on later pings', async () => {
+    app = await testSandbox({ soldRedirect: false });
+    const body = SubmitResponseSchema.parse(
+      (await postLead(app, submissionPayload({ testMode: true, testSold: true }))).json(),
+    );
+    expect(body).toEqual({ data: { status: LEAD_STATUS.SOLD, lead_id: body.data.lead_id } });
+    expect((await pingLead(app, body.data.lead_id)).json()).toEqual({
+      data: { data: { status: LEAD_STATUS.SOLD } },
+    });
   });
 
   it('answers pending (no address) for a lead drawn pending', async () => {

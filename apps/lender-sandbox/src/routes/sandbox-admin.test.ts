@@ -109,6 +109,25 @@ describe('GET and PUT /_sandbox/config', () => {
     });
   });
 
+  it('soldRedirect: off, the next sales come without an address; a lead sold before keeps its address', async () => {
+    app = await testSandbox({ soldShare: 1, pendingShare: 0 });
+    const before = SubmitResponseSchema.parse((await postLead(app, submissionPayload())).json());
+    expect(before.redirect_url).toMatch(/\/lender\/offer\//);
+
+    const response = await putConfig({ soldRedirect: false });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ soldRedirect: false, rejectRedirect: true, soldShare: 1 });
+
+    const after = SubmitResponseSchema.parse((await postLead(app, submissionPayload())).json());
+    expect(after).toEqual({ data: { status: LEAD_STATUS.SOLD, lead_id: after.data.lead_id } });
+    const earlier = (await pingLead(app, before.data.lead_id)).json() as { data: { data: object } };
+    expect(earlier.data.data).toHaveProperty('redirect_url', before.redirect_url);
+
+    expect((await putConfig({ soldRedirect: true })).json()).toMatchObject({ soldRedirect: true });
+    const again = SubmitResponseSchema.parse((await postLead(app, submissionPayload())).json());
+    expect(again.redirect_url).toMatch(/\/lender\/offer\//);
+  });
+
   it('rejects an invalid configuration with field errors and keeps the old one', async () => {
     app = await testSandbox();
     const cases: [unknown, string][] = [
@@ -117,6 +136,7 @@ describe('GET and PUT /_sandbox/config', () => {
       [{ latencyMinMs: 10, latencyMaxMs: 5 }, 'latencyMinMs'],
       [{ fault5xxRate: 0.6, faultResetRate: 0.6 }, 'fault5xxRate'],
       [{ seed: 'abc' }, 'seed'],
+      [{ soldRedirect: 'no' }, 'soldRedirect'],
       [{ soldShares: 1 }, '_'],
     ];
     for (const [patch, field] of cases) {
