@@ -11,9 +11,15 @@ export interface StoredLead {
   raw: Record<string, string>;
 }
 
-/** The keys of every lead stored so far by this harness. */
+/**
+ * The keys of every lead stored so far by this harness: the lead hashes only, not the keys kept beside a lead
+ * (`lead:<id>:posting` while the worker posts it), so a test never mistakes those for another lead.
+ */
 export async function leadKeys(harness: Harness): Promise<string[]> {
-  return (await keysUnder(harness.redis, `${harness.config.keyPrefix}lead:`)).sort();
+  const prefix = `${harness.config.keyPrefix}lead:`;
+  return (await keysUnder(harness.redis, prefix))
+    .filter((key) => !key.slice(prefix.length).includes(':'))
+    .sort();
 }
 
 /** The one lead created since `before` (a list from `leadKeys`); fails when there is none or more than one. */
