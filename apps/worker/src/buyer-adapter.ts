@@ -19,7 +19,8 @@ export interface PendingRef {
 
 /** How a buyer answered an attempt. Transport failures are thrown as `RetryableLenderError` (with a `kind`). */
 export type AttemptAnswer =
-  | { kind: 'sold'; price: number; redirectUrl: string; upstreamLeadId?: string }
+  /** Without `redirectUrl` when the buyer sold without an address (the lender contacts the borrower). */
+  | { kind: 'sold'; price: number; redirectUrl?: string; upstreamLeadId?: string }
   | { kind: 'rejected'; rejectUrl?: string; fieldErrors: MappedFieldError[] }
   | { kind: 'pending'; pending: PendingRef }
   /** The buyer refused the lead's fields: lower floors at this buyer will not change that. */

@@ -80,15 +80,16 @@ export class LeadServiceAdapter implements BuyerAdapter {
     pending: PendingRef,
   ): AttemptAnswer {
     if (status === LEAD_STATUS.PENDING) return { kind: 'pending', pending };
-    if (status === LEAD_STATUS.SOLD && answer.redirect_url) {
+    // decisions.md: a sale without an address is still a sale (the borrower is told the lender will call).
+    if (status === LEAD_STATUS.SOLD) {
       return {
         kind: 'sold',
         price: this.buyer.price ?? 0,
-        redirectUrl: answer.redirect_url,
+        ...(answer.redirect_url ? { redirectUrl: answer.redirect_url } : {}),
         upstreamLeadId: pending.upstreamLeadId,
       };
     }
-    // Sold without an address, rejected, or a status we do not know: no sale we can send the borrower to.
+    // Rejected, or a status we do not know: no sale.
     return {
       kind: 'rejected',
       fieldErrors: [],

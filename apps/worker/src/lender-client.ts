@@ -9,7 +9,12 @@ import {
   type SubmissionPayload,
   type SubmitResponse,
 } from '@funnel/contracts/lender-network';
-import { FinalLenderError, RetryableLenderError } from './lender-errors.js';
+import {
+  FinalLenderError,
+  RetryableLenderError,
+  retryableStatusKind,
+  transportFailureKind,
+} from './lender-errors.js';
 
 export interface LenderClientOptions {
   baseUrl: string;
@@ -75,8 +80,8 @@ export class LenderClient {
     try {
       return await call();
     } catch (error) {
-      const kind = (error as { kind?: unknown } | undefined)?.kind;
-      result = typeof kind === 'string' ? kind : 'error';
+      result =
+        error instanceof RetryableLenderError || error instanceof FinalLenderError ? error.kind : 'error';
       throw error;
     } finally {
       this.options.observe?.(endpoint, result, (performance.now() - started) / 1000);
@@ -111,40 +116,34 @@ export class LenderClient {
       statusCode = response.statusCode;
       text = await response.body.text();
     } catch (error) {
-      throw tagged(
-        new RetryableLenderError(`${method} ${path.split('?')[0]}: ${describe(error)}`),
-        kindOf(error),
+      throw new RetryableLenderError(
+        `${method} ${path.split('?')[0]}: ${describe(error)}`,
+        transportFailureKind(error),
       );
     }
     if (statusCode === 429 || statusCode >= 500) {
-      throw tagged(
-        new RetryableLenderError(`${method} ${path.split('?')[0]} answered ${statusCode}`),
-        statusCode === 429 ? 'http_429' : 'http_5xx',
+      throw new RetryableLenderError(
+        `${method} ${path.split('?')[0]} answered ${statusCode}`,
+        retryableStatusKind(statusCode),
       );
     }
     if (statusCode >= 400) {
-      throw tagged(
-        new FinalLenderError(
-          `${method} ${path.split('?')[0]} answered ${statusCode}`,
-          statusCode,
-          fieldsOf(text),
-        ),
-        'http_4xx',
+      throw new FinalLenderError(
+        `${method} ${path.split('?')[0]} answered ${statusCode}`,
+        statusCode,
+        fieldsOf(text),
       );
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw tagged(
-        new RetryableLenderError(`${method} ${path.split('?')[0]} answered malformed JSON`),
-        'malformed',
-      );
+      throw new RetryableLenderError(`${method} ${path.split('?')[0]} answered malformed JSON`, 'malformed');
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      throw tagged(
-        new RetryableLenderError(`${method} ${path.split('?')[0]} answered an unexpected shape`),
+      throw new RetryableLenderError(
+        `${method} ${path.split('?')[0]} answered an unexpected shape`,
         'malformed',
       );
     }
@@ -163,19 +162,6 @@ function fieldsOf(text: string): Record<string, string> | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Notes how a call failed, for the upstream-calls metric. */
-function tagged<E extends Error>(error: E, kind: string): E {
-  return Object.assign(error, { kind });
-}
-
-function kindOf(error: unknown): string {
-  const code = error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? '') : '';
-  if (/TIMEOUT/.test(code)) return 'timeout';
-  if (/ECONNRESET|UND_ERR_SOCKET|EPIPE/.test(code)) return 'reset';
-  if (/ECONNREFUSED/.test(code)) return 'refused';
-  return 'network';
 }
 
 function describe(error: unknown): string {

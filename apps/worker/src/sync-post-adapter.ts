@@ -10,7 +10,7 @@ import {
 import type { LeadRecord } from '@funnel/lead-store/lead-store';
 import type { AttemptAnswer, AttemptRequest, BuyerAdapter, CallObserver } from './buyer-adapter.js';
 import { buildOrRefuse, submissionContextOf } from './buyer-payload-context.js';
-import { RetryableLenderError } from './lender-errors.js';
+import { RetryableLenderError, retryableStatusKind, transportFailureKind } from './lender-errors.js';
 
 /**
  * The LeadsMarket-style synchronous post: one call per attempt carrying `MinimumPrice` and `MaxResponseTime`,
@@ -60,40 +60,42 @@ export class SyncPostAdapter implements BuyerAdapter {
           bodyTimeout: attempt.budgetMs,
         })
         .catch((error: unknown) => {
-          const code = (error as NodeJS.ErrnoException).code ?? '';
-          result = /TIMEOUT/.test(code) ? 'timeout' : 'network';
-          throw Object.assign(new RetryableLenderError(`POST ${SYNC_POST_PATH}: ${code}`), { kind: result });
+          throw new RetryableLenderError(
+            `POST ${SYNC_POST_PATH}: ${(error as NodeJS.ErrnoException).code ?? ''}`,
+            transportFailureKind(error),
+          );
         });
       const text = await response.body.text();
-      if (response.statusCode >= 400) {
-        result = response.statusCode >= 500 || response.statusCode === 429 ? 'http_5xx' : 'http_4xx';
-        if (result === 'http_4xx') return { kind: 'rejected', fieldErrors: [] };
-        throw Object.assign(
-          new RetryableLenderError(`POST ${SYNC_POST_PATH} answered ${response.statusCode}`),
-          {
-            kind: result,
-          },
+      if (response.statusCode === 429 || response.statusCode >= 500) {
+        throw new RetryableLenderError(
+          `POST ${SYNC_POST_PATH} answered ${response.statusCode}`,
+          retryableStatusKind(response.statusCode),
         );
+      }
+      if (response.statusCode >= 400) {
+        result = 'http_4xx';
+        return { kind: 'rejected', fieldErrors: [] };
       }
       const parsed = SyncPostResponseSchema.safeParse(safeJson(text));
       if (!parsed.success) {
-        result = 'malformed';
-        throw Object.assign(new RetryableLenderError(`POST ${SYNC_POST_PATH} answered an unexpected shape`), {
-          kind: result,
-        });
+        throw new RetryableLenderError(`POST ${SYNC_POST_PATH} answered an unexpected shape`, 'malformed');
       }
       const answer = parsed.data;
-      if (answer.Result === 'Sold' && answer.RedirectURL) {
+      if (answer.Result === 'Sold') {
+        // What the buyer says it pays; a sale that names no price is paid the floor it accepted.
         return {
           kind: 'sold',
-          price: Math.max(answer.Price ?? 0, attempt.floor ?? 0),
-          redirectUrl: answer.RedirectURL,
+          price: answer.Price ?? attempt.floor ?? 0,
+          ...(answer.RedirectURL ? { redirectUrl: answer.RedirectURL } : {}),
           ...(answer.LeadID ? { upstreamLeadId: answer.LeadID } : {}),
         };
       }
       if (answer.Result === 'Error')
         return { kind: 'invalid', fieldErrors: mapSyncPostErrors(answer.Errors) };
       return { kind: 'rejected', fieldErrors: mapSyncPostErrors(answer.Errors) };
+    } catch (error) {
+      if (error instanceof RetryableLenderError) result = error.kind;
+      throw error;
     } finally {
       this.observe?.(this.buyer.id, 'post', result, (performance.now() - started) / 1000);
     }

@@ -23,7 +23,8 @@ export interface Cursor {
 export interface SoldResult {
   buyer: string;
   price: number;
-  redirectUrl: string;
+  /** Absent when the buyer sold without an address. */
+  redirectUrl?: string;
 }
 
 /** Caps of one buyer and the counters they are kept in for the current windows. */

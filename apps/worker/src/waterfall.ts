@@ -86,8 +86,9 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
     // The lead ended outside the walk (its deadline passed, or its job failed for good): nothing more to try.
     if (cursor.state === 'closed') return { skipped: 'walk closed' };
     if (cursor.state === 'done' && cursor.result) {
+      // A sold status always decides (a partner offer by its host; without an address, a sale all the same).
       const sold = decide({ status: LEAD_STATUS.SOLD, redirect_url: cursor.result.redirectUrl }, deps.policy);
-      return run.finish(sold ?? { outcome: 'sold', redirectUrl: cursor.result.redirectUrl });
+      return run.finish(sold ?? { outcome: 'sold' });
     }
     const step = cursor.plan[cursor.index];
     if (!step) {
@@ -175,13 +176,12 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
       }
     } catch (error) {
       if (!(error instanceof RetryableLenderError)) throw error;
-      const kind = (error as { kind?: string }).kind;
       log.warn({ buyer: buyer.id, err: error.message }, 'buyer call failed');
       if (cursor.state === 'pending' && deps.now() < endsAt) {
         // A failed ping is tried again at the next tick, within the attempt's budget.
         return delay(run, Math.min(deps.now() + buyer.timeouts.pollMs, endsAt, deadline));
       }
-      await moveOn(kind === 'timeout' ? 'timeout' : 'error');
+      await moveOn(error.kind === 'timeout' ? 'timeout' : 'error');
       continue;
     }
 
@@ -202,7 +202,11 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
       return delay(run, Math.min(deps.now() + buyer.timeouts.pollMs, endsAt, deadline));
     }
     if (answer.kind === 'sold') {
-      const sold = { buyer: buyer.id, price: answer.price, redirectUrl: answer.redirectUrl };
+      const sold = {
+        buyer: buyer.id,
+        price: answer.price,
+        ...(answer.redirectUrl ? { redirectUrl: answer.redirectUrl } : {}),
+      };
       await deps.onAttempt?.(record('sold', { price: answer.price }));
       await deps.cursors.sold(leadId, cursor.index, sold);
       cursor = (await deps.cursors.get(leadId)) ?? cursor;

@@ -102,4 +102,21 @@ describe('buyer adapters on the wire', () => {
       pending: { upstreamLeadId: held.networkLeadId, checkKey: key },
     });
   });
+
+  it('lead-service: a sale without an address is a sale at the contract price (decisions.md)', async () => {
+    const url = sandbox.buyerUrl('network');
+    const configured = await fetch(`${url}/_sandbox/config`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pendingShare: 0, soldRedirect: false }),
+    });
+    expect(configured.status).toBe(200);
+    const adapter = createBuyerAdapter(
+      BuyerSchema.parse({ id: 'network', protocol: 'lead-service', baseUrl: url, tier: 1, price: 30 }),
+    );
+    const answer = await adapter.post(lead, { key: `${context.leadId}-1`, floor: undefined, budgetMs: 5000 });
+    await adapter.close();
+    expect(answer).toMatchObject({ kind: 'sold', price: 30 });
+    expect(answer).not.toHaveProperty('redirectUrl');
+  });
 });
