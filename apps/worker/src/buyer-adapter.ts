@@ -1,5 +1,5 @@
 import type { Buyer } from '@funnel/contracts/buyers';
-import type { MappedFieldError } from '@funnel/contracts/sync-post-network';
+import type { MappedFieldError } from '@funnel/contracts/buyer-field-errors';
 import type { LeadRecord } from '@funnel/lead-store/lead-store';
 import { LeadServiceAdapter } from './lead-service-adapter.js';
 import { SyncPostAdapter } from './sync-post-adapter.js';

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Buyer, BuyersFile } from '@funnel/contracts/buyers';
 import { LEAD_STATUS } from '@funnel/contracts/lender-network';
 import type { BuyerAttemptResult, LeadEvent } from '@funnel/contracts/lead-events';
-import type { MappedFieldError } from '@funnel/contracts/sync-post-network';
+import type { MappedFieldError } from '@funnel/contracts/buyer-field-errors';
 import type { LeadRecord, NewOutcome } from '@funnel/lead-store/lead-store';
 import type { AttemptAnswer, BuyerAdapter } from './buyer-adapter.js';
 import { dayIn, planWalk, type LeadTraits } from './buyer-eligibility.js';

@@ -11,6 +11,11 @@ export const BUYER_PROTOCOLS = ['lead-service', 'sync-post'] as const;
 export const BuyerProtocolSchema = z.enum(BUYER_PROTOCOLS);
 export type BuyerProtocol = z.infer<typeof BuyerProtocolSchema>;
 
+/** A buyer's id: a lower-case slug, used in metrics labels, cap keys and the sandbox's paths. */
+export const BuyerIdSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'Expected a lower-case slug (a-z, 0-9, -)');
+
 const millis = z.number().int().positive().max(600_000);
 const hourOfDay = z.number().int().min(0).max(24);
 const stateCode = z.string().regex(/^[A-Z]{2}$/, 'Expected a two-letter state code');
@@ -43,7 +48,7 @@ export type BuyerFilters = z.infer<typeof BuyerFiltersSchema>;
 
 export const BuyerSchema = z
   .object({
-    id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'Expected a lower-case slug (a-z, 0-9, -)'),
+    id: BuyerIdSchema,
     protocol: BuyerProtocolSchema,
     baseUrl: z.url({ protocol: /^https?$/ }),
     /** Sent as a bearer token when set. */

@@ -4,6 +4,7 @@
  * never an answer a person typed, never SSN, bank, routing, licence or birth date.
  */
 import * as z from 'zod';
+import { MappedFieldErrorSchema } from './buyer-field-errors.js';
 import { OutcomeSchema } from './lead-outcome.js';
 import { StepNameSchema } from './landing.js';
 import { LeadSourceSchema } from './reports.js';
@@ -60,16 +61,7 @@ export const LeadEventSchema = z.discriminatedUnion('type', [
     price: z.number().nonnegative().optional(),
     latencyMs: z.number().int().nonnegative(),
     /** The buyer's field errors in our field names; never the values. */
-    fieldErrors: z
-      .array(
-        z.object({
-          field: z.string().max(100),
-          buyerField: z.string().max(100),
-          description: z.string().max(200),
-        }),
-      )
-      .max(100)
-      .default([]),
+    fieldErrors: z.array(MappedFieldErrorSchema).max(100).default([]),
   }),
 ]);
 export type LeadEvent = z.infer<typeof LeadEventSchema>;

@@ -4,6 +4,7 @@
  * vocabulary of field names; the renaming from server names happens here and nowhere else.
  */
 import * as z from 'zod';
+import { mapFieldErrors, type MappedFieldError } from './buyer-field-errors.js';
 import { CLIENT_TO_SERVER as server } from './fields.js';
 import {
   BankAccountTypeSchema,
@@ -63,9 +64,10 @@ const TOKEN_MAX = 512;
 const URL_MAX = 2048;
 
 /** Our lead ids are ≥128-bit random, URL-safe strings. */
-const leadIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/);
+/** Our lead id as a lender protocol carries it. */
+export const leadIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/);
 /** Our lead id, or the key of one waterfall attempt (the lead id and the attempt's number). */
-const partnerKeySchema = z.string().regex(/^[A-Za-z0-9_-]{16,160}$/);
+export const attemptKeySchema = z.string().regex(/^[A-Za-z0-9_-]{16,160}$/);
 /** The network's own lead id, whatever its format. */
 const networkLeadIdSchema = z.string().min(1).max(128);
 const httpUrlSchema = z.url({ protocol: /^https?$/ }).max(URL_MAX);
@@ -91,7 +93,7 @@ export const SubmissionPayloadSchema = z.object({
   consentEmailSms: z.literal('YES'),
   consentToFcra: z.literal('YES'),
   closeConnection: z.literal(1),
-  partnerLeadId: partnerKeySchema,
+  partnerLeadId: attemptKeySchema,
 
   lead_id: leadIdSchema,
   loanAmount: LoanAmountSchema,
@@ -381,12 +383,6 @@ const SERVER_NAME_OF: Readonly<Record<string, string>> = {
  * Maps the network's field errors (a 400 answer's `fields`, keyed by payload field) back to our server field
  * names; a field that is not a lead field keeps the network's name.
  */
-export function mapLenderFieldErrors(
-  fields: Readonly<Record<string, string>>,
-): { field: string; buyerField: string; description: string }[] {
-  return Object.entries(fields).map(([buyerField, description]) => ({
-    field: SERVER_NAME_OF[buyerField] ?? buyerField,
-    buyerField,
-    description: description.slice(0, 200),
-  }));
+export function mapLenderFieldErrors(fields: Readonly<Record<string, string>>): MappedFieldError[] {
+  return mapFieldErrors(SERVER_NAME_OF, Object.entries(fields));
 }

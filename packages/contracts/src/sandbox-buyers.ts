@@ -3,6 +3,7 @@
  * back from GET /_sandbox/buyers. Not part of any buyer protocol.
  */
 import * as z from 'zod';
+import { BuyerIdSchema } from './buyers.js';
 
 const share = z.number().min(0).max(1);
 const millis = z.number().int().min(0).max(600_000);
@@ -10,7 +11,7 @@ const stateCode = z.string().regex(/^[A-Z]{2}$/);
 
 const common = {
   /** Served under /buyers/{id}. */
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/),
+  id: BuyerIdSchema,
   /** Seed of every draw of this buyer: the same seed and the same leads give the same answers. */
   seed: z.number().int().min(0).max(0xffff_ffff),
   /** Leads from other states are rejected at once; left out, every state is taken. */

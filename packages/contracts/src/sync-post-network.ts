@@ -6,6 +6,7 @@
  * names, and back for the errors a buyer reports, happens here and nowhere else.
  */
 import * as z from 'zod';
+import { mapFieldErrors, type MappedFieldError } from './buyer-field-errors.js';
 import { CLIENT_TO_SERVER as server } from './fields.js';
 import {
   BankAccountTypeSchema,
@@ -22,7 +23,12 @@ import {
   UnsecuredDebtSchema,
   UsStateCodeSchema,
 } from './options.js';
-import type { SubmissionContext, SubmittableLead } from './lender-network.js';
+import {
+  attemptKeySchema,
+  leadIdSchema,
+  type SubmissionContext,
+  type SubmittableLead,
+} from './lender-network.js';
 import { isValidRoutingNumber } from './rules/aba.js';
 import { isIsoDate } from './rules/calendar-date.js';
 import { isValidUsPhone } from './rules/phone.js';
@@ -34,7 +40,6 @@ export const SYNC_POST_PATH = '/api/v2/leads';
 /** `MaxResponseTime` bounds, seconds: 0 lets the network answer at once with what it has. */
 export const SYNC_POST_MAX_RESPONSE_SECONDS = 180;
 
-const attemptKeySchema = z.string().regex(/^[A-Za-z0-9_-]{16,160}$/);
 const isoDate = z.string().refine(isIsoDate, 'Expected a calendar date YYYY-MM-DD');
 const phone = z.string().refine(isValidUsPhone, 'Expected a 10-digit NANP phone number');
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -45,7 +50,7 @@ export const SyncPostPayloadSchema = z.object({
   /** Idempotency key of this attempt: the same key re-posted gets the first answer back, never a second lead. */
   IdempotencyKey: attemptKeySchema,
   /** Our lead id, the same on every attempt of the lead. */
-  ReferenceID: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/),
+  ReferenceID: leadIdSchema,
   MinimumPrice: z.number().min(0).max(100_000),
   MaxResponseTime: z.number().int().min(0).max(SYNC_POST_MAX_RESPONSE_SECONDS),
   TestMode: z.boolean().optional(),
@@ -221,15 +226,6 @@ export function buildSyncPostPayload(
   return SyncPostPayloadSchema.parse(payload);
 }
 
-/** A buyer's field error in our words: the stored field it is about (when it is one) and what was wrong. */
-export interface MappedFieldError {
-  /** Our server field name; the buyer's own name when the field is not a lead field (e.g. MinimumPrice). */
-  field: string;
-  /** The buyer's field name as reported. */
-  buyerField: string;
-  description: string;
-}
-
 const SERVER_NAME_OF: Readonly<Record<string, string>> = { ...FROM_LEAD, ...DERIVED_FROM_LEAD };
 
 /**
@@ -239,9 +235,8 @@ const SERVER_NAME_OF: Readonly<Record<string, string>> = { ...FROM_LEAD, ...DERI
 export function mapSyncPostErrors(
   errors: readonly z.infer<typeof SyncPostErrorSchema>[],
 ): MappedFieldError[] {
-  return errors.map((error) => ({
-    field: SERVER_NAME_OF[error.Field] ?? error.Field,
-    buyerField: error.Field,
-    description: error.Description.slice(0, 200),
-  }));
+  return mapFieldErrors(
+    SERVER_NAME_OF,
+    errors.map((error) => [error.Field, error.Description] as const),
+  );
 }
