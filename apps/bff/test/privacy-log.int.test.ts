@@ -83,4 +83,28 @@ describe('GET /api/v1/admin/privacy-requests', () => {
     });
     expect((await read(`from=${today}&to=2020-01-01`)).statusCode).toBe(400);
   });
+
+  it('answers 503 in the error shape, never a 500, while PostgreSQL cannot be reached, as the reports do', async () => {
+    // Nothing listens on port 1: every read fails to connect.
+    const down = await startTestApp({
+      now: () => FUNNEL_NOW,
+      env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test', ADMIN_API_TOKEN: TOKEN },
+    });
+    try {
+      for (const url of [
+        '/api/v1/admin/privacy-requests?from=2026-01-01&to=2026-01-31',
+        '/api/v1/admin/reports/funnel?from=2026-01-01&to=2026-01-31',
+      ]) {
+        const answer = await down.app.inject({
+          method: 'GET',
+          url,
+          headers: { authorization: `Bearer ${TOKEN}` },
+        });
+        expect(answer.statusCode, url).toBe(503);
+        expect(answer.json()).toMatchObject({ error: { code: 'UNAVAILABLE' } });
+      }
+    } finally {
+      await down.close();
+    }
+  });
 });

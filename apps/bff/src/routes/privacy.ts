@@ -12,13 +12,13 @@ import {
 import type { ContactSealer } from '@funnel/db/consent-archive';
 import type { Database } from '@funnel/db/database';
 import { listPrivacyRequests } from '@funnel/db/privacy-request-log';
-import { HttpError } from '../http-error.js';
+import { readSystemOfRecord } from '../system-of-record/read-system-of-record.js';
 
 export interface PrivacyRoutesOptions {
   /** The system of record, holding the privacy-request log; undefined when DATABASE_URL is not set. */
   db?: Kysely<Database> | undefined;
   /** Opens the logged requests (the field-encryption key ring). */
-  sealer?: ContactSealer;
+  sealer: ContactSealer;
 }
 
 const DAY_MS = 86_400_000;
@@ -85,19 +85,10 @@ const privacyRoutes: FastifyPluginAsyncZod<PrivacyRoutesOptions> = async (app, o
       },
     },
     async (request): Promise<PrivacyRequestLog> => {
-      if (!options.db || !options.sealer) {
-        throw new HttpError(
-          503,
-          'UNAVAILABLE',
-          'The privacy-request log needs the system of record: set DATABASE_URL.',
-        );
-      }
       const from = new Date(`${request.query.from}T00:00:00Z`);
       const to = new Date(Date.parse(`${request.query.to}T00:00:00Z`) + DAY_MS);
-      const requests = await listPrivacyRequests(
-        options.db,
-        { from, to, limit: request.query.limit },
-        options.sealer,
+      const requests = await readSystemOfRecord(options.db, 'The privacy-request log', request.log, (db) =>
+        listPrivacyRequests(db, { from, to, limit: request.query.limit }, options.sealer),
       );
       return { requests: requests as PrivacyRequestLog['requests'] };
     },

@@ -14,7 +14,7 @@ import {
 } from '@funnel/contracts/reports';
 import type { Database } from '@funnel/db/database';
 import { buyerSalesReport, funnelReport, salesReport } from '@funnel/db/reports';
-import { HttpError } from '../http-error.js';
+import { readSystemOfRecord } from '../system-of-record/read-system-of-record.js';
 
 const security: Array<Record<string, string[]>> = [{ adminToken: [] }, { operatorSession: [] }];
 
@@ -96,26 +96,6 @@ function sendCsv(reply: FastifyReply, name: string, query: ReportQuery, text: st
 const reportRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, options) => {
   app.addHook('onRequest', app.requireOperator);
 
-  const database = (): Kysely<Database> => {
-    if (!options.db) {
-      throw new HttpError(503, 'UNAVAILABLE', 'Reports need the system of record: set DATABASE_URL.');
-    }
-    return options.db;
-  };
-  const run = async <T>(query: () => Promise<T>): Promise<T> => {
-    try {
-      return await query();
-    } catch (error) {
-      if (error instanceof HttpError) throw error;
-      app.log.warn({ err: (error as Error).message }, 'report failed: system of record unavailable');
-      throw new HttpError(
-        503,
-        'UNAVAILABLE',
-        'The reports are briefly unavailable. Please try again shortly.',
-      );
-    }
-  };
-
   app.get(
     '/admin/reports/funnel',
     {
@@ -132,7 +112,9 @@ const reportRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, opt
       },
     },
     async (request, reply) => {
-      const report = await run(() => funnelReport(database(), request.query, options.timeZone));
+      const report = await readSystemOfRecord(options.db, 'The reports', request.log, (db) =>
+        funnelReport(db, request.query, options.timeZone),
+      );
       return request.query.format === 'csv'
         ? sendCsv(reply, 'funnel', request.query, funnelCsv(report))
         : report;
@@ -154,7 +136,9 @@ const reportRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, opt
       },
     },
     async (request, reply) => {
-      const report = await run(() => salesReport(database(), request.query, options.timeZone));
+      const report = await readSystemOfRecord(options.db, 'The reports', request.log, (db) =>
+        salesReport(db, request.query, options.timeZone),
+      );
       return request.query.format === 'csv'
         ? sendCsv(reply, 'sales', request.query, salesCsv(report))
         : report;
@@ -182,7 +166,9 @@ const reportRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, opt
       },
     },
     async (request, reply) => {
-      const report = await run(() => buyerSalesReport(database(), request.query, options.timeZone));
+      const report = await readSystemOfRecord(options.db, 'The reports', request.log, (db) =>
+        buyerSalesReport(db, request.query, options.timeZone),
+      );
       return request.query.format === 'csv'
         ? sendCsv(reply, 'buyers', request.query, buyersCsv(report))
         : report;
