@@ -76,23 +76,16 @@ export default fp<AdminAuthOptions>(
       const value = this.cookies[OPERATOR_COOKIE];
       return cookies !== undefined && value !== undefined && cookies.verify(value, now().getTime());
     });
+    const cookieOptions = { httpOnly: true, secure, sameSite: 'strict', path: OPERATOR_COOKIE_PATH } as const;
     app.decorateReply('startOperatorSession', function () {
       if (!cookies) throw new Error('no operator token is configured');
       this.setCookie(OPERATOR_COOKIE, cookies.issue(now().getTime()), {
-        httpOnly: true,
-        secure,
-        sameSite: 'strict',
-        path: OPERATOR_COOKIE_PATH,
+        ...cookieOptions,
         maxAge: OPERATOR_SESSION_SECONDS,
       });
     });
     app.decorateReply('endOperatorSession', function () {
-      this.clearCookie(OPERATOR_COOKIE, {
-        httpOnly: true,
-        secure,
-        sameSite: 'strict',
-        path: OPERATOR_COOKIE_PATH,
-      });
+      this.clearCookie(OPERATOR_COOKIE, cookieOptions);
     });
 
     app.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {

@@ -46,26 +46,19 @@ export default fp<LeadSessionOptions>(
       return unsigned.valid && unsigned.value ? unsigned.value : undefined;
     });
 
+    const cookieOptions = { httpOnly: true, secure: options.secure, sameSite: 'lax', path: '/api' } as const;
     app.decorateReply('bindLead', function (leadId: string) {
       boundLeads.set(this.request, leadId);
       this.setCookie(SESSION_COOKIE, leadId, {
+        ...cookieOptions,
         signed: true,
-        httpOnly: true,
-        secure: options.secure,
-        sameSite: 'lax',
-        path: '/api',
         maxAge: options.maxAgeSeconds,
       });
     });
 
     app.decorateReply('unbindLead', function () {
       boundLeads.delete(this.request);
-      this.clearCookie(SESSION_COOKIE, {
-        path: '/api',
-        httpOnly: true,
-        secure: options.secure,
-        sameSite: 'lax',
-      });
+      this.clearCookie(SESSION_COOKIE, cookieOptions);
     });
   },
   { name: 'lead-session' },
