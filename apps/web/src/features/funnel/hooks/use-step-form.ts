@@ -59,8 +59,7 @@ export function useStepForm<V extends FieldValues>(
   const navigate = useNavigate();
   const expireSession = useExpireSession();
   const { mutateAsync } = useSaveStep();
-  const [failure, setFailure] = useState<string>();
-  const [unshownError, setUnshownError] = useState<string>();
+  const [formError, setFormError] = useState<string>();
   const schemaForm = useSchemaForm<V>({
     defaultValues: defaultValues(lead),
     // Built each render, so `toAnswers` sees the screen's current state (a ZIP code lookup's answer).
@@ -73,17 +72,16 @@ export function useStepForm<V extends FieldValues>(
       if (isSessionExpired(error)) {
         expireSession();
       } else if (Object.keys(unknownFields).length > 0) {
-        setUnshownError(Object.values(unknownFields)[0]);
+        setFormError(Object.values(unknownFields)[0]);
       } else {
-        setFailure(GENERIC_ERROR);
+        setFormError(GENERIC_ERROR);
         postClientLog({ pretext: `Saving step ${step} failed`, text: describeError(error), type: 'error' });
       }
     },
   });
 
   async function persist(answers: ClientAnswers, destination: Destination) {
-    setFailure(undefined);
-    setUnshownError(undefined);
+    setFormError(undefined);
     const { nextStep } = await mutateAsync({ step, answers });
     await navigate(await destination(nextStep));
   }
@@ -91,7 +89,7 @@ export function useStepForm<V extends FieldValues>(
   return {
     ...schemaForm,
     lead,
-    formError: failure ?? unshownError,
+    formError,
     submitStep(onValid, destination = toNextStep) {
       schemaForm.submit((answers) => (onValid ? onValid(answers) : persist(answers, destination)));
     },

@@ -9,45 +9,37 @@ import {
 } from '@funnel/contracts/reports';
 import { apiRequest } from '@/lib/api-client';
 import { ApiRequestError } from '@/lib/api-request-error';
-import { reportPath, type ReportFilters } from '../utils/report-filters';
+import { reportPath, type ReportFilters, type ReportName } from '../utils/report-filters';
 import { operatorSessionKey } from './operator-session';
 
-/** GET /api/v1/admin/reports/funnel — reached, completed and drop-off per position, and the outcomes. */
-export function getFunnelReport(filters: ReportFilters, signal?: AbortSignal): Promise<FunnelReport> {
-  return apiRequest(reportPath('funnel', filters), FunnelReportSchema, { signal });
+const REPORT_SCHEMAS = { funnel: FunnelReportSchema, sales: SalesReportSchema } as const;
+type Reports = { funnel: FunnelReport; sales: SalesReport };
+
+/**
+ * GET /api/v1/admin/reports/{funnel|sales} — the funnel (reached, completed and drop-off per position, and the
+ * outcomes), or sales (submitted, sold and decision times per day and affiliate).
+ */
+export function getReport<R extends ReportName>(
+  report: R,
+  filters: ReportFilters,
+  signal?: AbortSignal,
+): Promise<Reports[R]> {
+  return apiRequest(reportPath(report, filters), REPORT_SCHEMAS[report], { signal }) as Promise<Reports[R]>;
 }
 
-/** GET /api/v1/admin/reports/sales — submitted, sold and decision times per day and affiliate. */
-export function getSalesReport(filters: ReportFilters, signal?: AbortSignal): Promise<SalesReport> {
-  return apiRequest(reportPath('sales', filters), SalesReportSchema, { signal });
-}
-
-/** A 401 means the operator cookie expired (8 hours) or was cleared: the page goes back to sign-in. */
-function useSignOutOnUnauthorized(error: Error | null) {
+/** A report for the filters; a 401 (the operator cookie expired after 8 hours, or was cleared) signs the page out. */
+export function useReport<R extends ReportName>(report: R, filters: ReportFilters) {
   const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: ['operator', 'report', report, filters],
+    queryFn: ({ signal }) => getReport(report, filters, signal),
+    placeholderData: keepPreviousData,
+  });
+  const { error } = query;
   useEffect(() => {
     if (error instanceof ApiRequestError && error.status === 401) {
       queryClient.setQueryData<OperatorSession>(operatorSessionKey, { signedIn: false });
     }
   }, [error, queryClient]);
-}
-
-export function useFunnelReport(filters: ReportFilters) {
-  const query = useQuery({
-    queryKey: ['operator', 'report', 'funnel', filters],
-    queryFn: ({ signal }) => getFunnelReport(filters, signal),
-    placeholderData: keepPreviousData,
-  });
-  useSignOutOnUnauthorized(query.error);
-  return query;
-}
-
-export function useSalesReport(filters: ReportFilters) {
-  const query = useQuery({
-    queryKey: ['operator', 'report', 'sales', filters],
-    queryFn: ({ signal }) => getSalesReport(filters, signal),
-    placeholderData: keepPreviousData,
-  });
-  useSignOutOnUnauthorized(query.error);
   return query;
 }

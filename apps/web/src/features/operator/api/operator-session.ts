@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { OperatorSessionSchema, type OperatorSession } from '@funnel/contracts/reports';
 import { apiRequest } from '@/lib/api-client';
-import { ApiRequestError, NETWORK_FAILED } from '@/lib/api-request-error';
 
 export const operatorSessionKey = ['operator', 'session'] as const;
 
@@ -18,14 +17,7 @@ export async function signIn(token: string): Promise<void> {
 
 /** DELETE /api/v1/admin/session — clears the operator cookie. */
 export async function signOut(): Promise<void> {
-  const response = await fetch('/api/v1/admin/session', {
-    method: 'DELETE',
-    credentials: 'same-origin',
-  }).catch(() => {
-    throw new ApiRequestError(0, NETWORK_FAILED, 'The server could not be reached.');
-  });
-  if (!response.ok)
-    throw new ApiRequestError(response.status, 'INTERNAL', `Unexpected ${response.status} answer.`);
+  await apiRequest('/admin/session', z.undefined(), { method: 'DELETE' });
 }
 
 export function useOperatorSession() {

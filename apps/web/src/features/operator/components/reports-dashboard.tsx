@@ -2,8 +2,14 @@ import { lazy, Suspense } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageHeading } from '@/components/ui/page-heading';
 import { PageLoader } from '@/components/ui/page-loader';
-import { useFunnelReport, useSalesReport } from '../api/get-report';
-import { filtersFromSearch, filtersToSearch, reportPath, type ReportFilters } from '../utils/report-filters';
+import { useReport } from '../api/get-report';
+import {
+  filtersFromSearch,
+  filtersToSearch,
+  reportPath,
+  type ReportFilters,
+  type ReportName,
+} from '../utils/report-filters';
 import { FunnelOutcomes, FunnelTable } from './funnel-table';
 import { ReportFiltersForm } from './report-filters-form';
 import { SalesTable } from './sales-table';
@@ -20,15 +26,7 @@ function LoadFailed({ error }: { error: Error }) {
   );
 }
 
-function CsvLink({
-  report,
-  filters,
-  label,
-}: {
-  report: 'funnel' | 'sales';
-  filters: ReportFilters;
-  label: string;
-}) {
+function CsvLink({ report, filters, label }: { report: ReportName; filters: ReportFilters; label: string }) {
   return (
     <a className={styles.download} href={`/api/v1${reportPath(report, filters, 'csv')}`} download>
       {label}
@@ -40,8 +38,8 @@ function CsvLink({
 export function ReportsDashboard() {
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromSearch(search);
-  const funnel = useFunnelReport(filters);
-  const sales = useSalesReport(filters);
+  const funnel = useReport('funnel', filters);
+  const sales = useReport('sales', filters);
 
   return (
     <>
