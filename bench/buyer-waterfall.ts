@@ -28,11 +28,10 @@ import { SandboxBuyersStatsSchema, type SandboxBuyerInput } from '@funnel/contra
 import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { LeadStore, META } from '@funnel/lead-store/lead-store';
-import { freePort } from '@funnel/testing/processes';
 import { smoke } from './lib/bench-options.js';
-import { CPU, REPO_ROOT, answers, startService, withServices, type Service } from './lib/processes.js';
+import { CPU, REPO_ROOT, startService, withServices, type Service } from './lib/processes.js';
 import { fmt, report } from './lib/report.js';
-import { benchSecrets, built, redisClient, startRedis } from './lib/services.js';
+import { benchSecrets, built, redisClient, startRedis, startSandbox } from './lib/services.js';
 
 const LEADS = smoke ? 40 : 1_000;
 const SEED = 20_251_125;
@@ -132,31 +131,20 @@ await withServices(async (track) => {
   const secrets = benchSecrets();
   const cipher = new FieldCipher(EncryptionKeysSchema.parse(secrets.FIELD_ENCRYPTION_KEYS!));
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-buyers-'));
-  const sandboxPort = await freePort();
-  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   const sandboxFile = path.join(dir, 'sandbox-buyers.json');
   writeFileSync(sandboxFile, JSON.stringify({ buyers: sandboxBuyers }));
-  track(
-    await startService({
-      name: 'lender-sandbox',
-      command: process.execPath,
-      args: [built('lender-sandbox', 'server.js')],
-      cpu: CPU.load,
-      env: {
-        SANDBOX_PORT: String(sandboxPort),
-        SANDBOX_LOG_LEVEL: 'warn',
-        SANDBOX_BUYERS_FILE: sandboxFile,
-        // The root network plays lead-network for the single-network setup.
-        SANDBOX_SEED: String(networkProfile.seed),
-        SANDBOX_SOLD_SHARE: String(networkProfile.soldShare),
-        SANDBOX_PENDING_SHARE: String(networkProfile.pendingShare),
-        SANDBOX_PENDING_MIN_MS: String(networkProfile.pendingMinMs),
-        SANDBOX_PENDING_MAX_MS: String(networkProfile.pendingMaxMs),
-        SANDBOX_LATENCY_MIN_MS: String(networkProfile.latencyMinMs),
-        SANDBOX_LATENCY_MAX_MS: String(networkProfile.latencyMaxMs),
-        SANDBOX_REJECT_REDIRECT: 'false',
-      },
-      ready: () => answers(`${sandboxUrl}/healthz`),
+  const sandbox = track(
+    await startSandbox({
+      SANDBOX_BUYERS_FILE: sandboxFile,
+      // The root network plays lead-network for the single-network setup.
+      SANDBOX_SEED: String(networkProfile.seed),
+      SANDBOX_SOLD_SHARE: String(networkProfile.soldShare),
+      SANDBOX_PENDING_SHARE: String(networkProfile.pendingShare),
+      SANDBOX_PENDING_MIN_MS: String(networkProfile.pendingMinMs),
+      SANDBOX_PENDING_MAX_MS: String(networkProfile.pendingMaxMs),
+      SANDBOX_LATENCY_MIN_MS: String(networkProfile.latencyMinMs),
+      SANDBOX_LATENCY_MAX_MS: String(networkProfile.latencyMaxMs),
+      SANDBOX_REJECT_REDIRECT: 'false',
     }),
   );
 
@@ -165,7 +153,7 @@ await withServices(async (track) => {
     ...example,
     buyers: example.buyers.map((buyer) => ({
       ...buyer,
-      baseUrl: `${sandboxUrl}/buyers/${buyer.id}`,
+      baseUrl: `${sandbox.url}/buyers/${buyer.id}`,
       ...(buyer.id === 'prime-market' ? { caps: { ...buyer.caps, perHour: PRIME_CAP_PER_HOUR } } : {}),
     })),
   };
@@ -196,7 +184,7 @@ await withServices(async (track) => {
   // 1. The single network: no buyers file, as before issue 13.
   const single = { prefix: 'bench-single:', workers: [] as Service[] };
   for (let i = 0; i < 2; i++) {
-    single.workers.push(track(await startWorker(single.prefix, { LENDER_NETWORK_URL: sandboxUrl })));
+    single.workers.push(track(await startWorker(single.prefix, { LENDER_NETWORK_URL: sandbox.url })));
   }
   const singleIds = await submitLeads(client, single.prefix, cipher);
   const singleStore = new LeadStore(client, cipher, { keyPrefix: single.prefix, ttlMs: 3_600_000 });
@@ -205,7 +193,7 @@ await withServices(async (track) => {
 
   // 2. The waterfall, on two workers, one of them killed mid-walk and started again.
   const waterfall = { prefix: 'bench-waterfall:' };
-  const env = { BUYERS_FILE: buyersFile, LENDER_NETWORK_URL: sandboxUrl };
+  const env = { BUYERS_FILE: buyersFile, LENDER_NETWORK_URL: sandbox.url };
   const runStartedAt = Date.now();
   const victim = track(await startWorker(waterfall.prefix, env));
   track(await startWorker(waterfall.prefix, env));
@@ -230,7 +218,7 @@ await withServices(async (track) => {
   );
   const revenue = sales.reduce((sum, sale) => sum + (sale?.price ?? 0), 0);
   const stats = SandboxBuyersStatsSchema.parse(
-    await (await fetch(`${sandboxUrl}/_sandbox/buyers`)).json(),
+    await (await fetch(`${sandbox.url}/_sandbox/buyers`)).json(),
   ).buyers;
   const hourWindows = Math.floor(runEndedAt / 3_600_000) - Math.floor(runStartedAt / 3_600_000) + 1;
   let capsExceeded = 0;

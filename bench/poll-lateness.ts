@@ -10,12 +10,11 @@ import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { LeadStore } from '@funnel/lead-store/lead-store';
 import { smoke } from './lib/bench-options.js';
 import { partnerKey, partnerLeadBody } from './lib/partner-lead.js';
-import { CPU, REPO_ROOT, answers, startService, withServices } from './lib/processes.js';
+import { CPU, REPO_ROOT, startService, withServices } from './lib/processes.js';
 import { startRecordingProxy } from './lib/recording-proxy.js';
 import { fmt, report } from './lib/report.js';
-import { benchSecrets, built, redisClient, startBff, startRedis } from './lib/services.js';
+import { benchSecrets, built, redisClient, startBff, startRedis, startSandbox } from './lib/services.js';
 import { percentile } from './lib/stats.js';
-import { freePort } from '@funnel/testing/processes';
 import path from 'node:path';
 
 const LEADS = smoke ? 100 : 3_000;
@@ -25,27 +24,17 @@ const INTERVAL_MS = 2_000;
 await withServices(async (track) => {
   const redis = track(await startRedis());
   const secrets = benchSecrets();
-  const sandboxPort = await freePort();
-  track(
-    await startService({
-      name: 'lender-sandbox',
-      command: process.execPath,
-      args: [built('lender-sandbox', 'server.js')],
-      cpu: CPU.load,
-      env: {
-        SANDBOX_PORT: String(sandboxPort),
-        SANDBOX_LOG_LEVEL: 'warn',
-        SANDBOX_PENDING_SHARE: '1',
-        SANDBOX_PENDING_MIN_MS: String(PENDING_MS),
-        SANDBOX_PENDING_MAX_MS: String(PENDING_MS),
-        SANDBOX_SOLD_SHARE: '0.7',
-        SANDBOX_LATENCY_MIN_MS: '5',
-        SANDBOX_LATENCY_MAX_MS: '20',
-      },
-      ready: () => answers(`http://127.0.0.1:${sandboxPort}/healthz`),
+  const sandbox = track(
+    await startSandbox({
+      SANDBOX_PENDING_SHARE: '1',
+      SANDBOX_PENDING_MIN_MS: String(PENDING_MS),
+      SANDBOX_PENDING_MAX_MS: String(PENDING_MS),
+      SANDBOX_SOLD_SHARE: '0.7',
+      SANDBOX_LATENCY_MIN_MS: '5',
+      SANDBOX_LATENCY_MAX_MS: '20',
     }),
   );
-  const proxy = await startRecordingProxy(`http://127.0.0.1:${sandboxPort}`);
+  const proxy = await startRecordingProxy(sandbox.url);
   const partner = partnerKey('bench', 999_999);
   // The BFF only takes the leads in; on the load CPU it does not take the worker's CPU while it does, so the
   // worker has its CPU to itself, as the baseline poller has.
@@ -113,7 +102,7 @@ await withServices(async (track) => {
   // The sandbox decides PENDING_MS after it first received the lead; the proxy saw that post first.
   const sandboxLeads = await Promise.all(
     leadIds.map(async (id) => {
-      const lead = (await (await fetch(`http://127.0.0.1:${sandboxPort}/_sandbox/leads/${id}`)).json()) as {
+      const lead = (await (await fetch(`${sandbox.url}/_sandbox/leads/${id}`)).json()) as {
         networkLeadId: string;
         receivedAt: string;
       };

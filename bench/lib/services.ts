@@ -99,6 +99,21 @@ export async function startBff(options: {
   return { ...service, url, inspectPort };
 }
 
+/** The lender sandbox on a free port and the load CPU, configured by its `SANDBOX_*` variables. */
+export async function startSandbox(env: Record<string, string>): Promise<Service & { url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const service = await startService({
+    name: 'lender-sandbox',
+    command: process.execPath,
+    args: [built('lender-sandbox', 'server.js')],
+    cpu: CPU.load,
+    env: { SANDBOX_PORT: String(port), SANDBOX_LOG_LEVEL: 'warn', ...env },
+    ready: () => answers(`${url}/healthz`),
+  });
+  return { ...service, url };
+}
+
 /** A baseline server from bench/baselines, run from source, pinned to the server CPU. */
 export async function startBaseline(
   file: string,
