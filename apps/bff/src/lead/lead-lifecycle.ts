@@ -166,9 +166,11 @@ export class LeadLifecycle {
    * never touched (its outcome and consent evidence stay), and without a live session there is nothing to do.
    */
   async abandon(leadId: string | undefined): Promise<void> {
-    const record = leadId ? await this.deps.store.get(leadId) : null;
-    if (!record || record.submission) return;
-    await this.deps.store.delete(record.id);
+    if (!leadId) return;
+    // The submission state alone: nothing sealed is opened to decide.
+    const progress = await this.deps.store.getProgress(leadId);
+    if (!progress || progress.submission) return;
+    await this.deps.store.delete(leadId);
   }
 
   async saveStep(leadId: string | undefined, stepName: StepName, body: unknown): Promise<StepSaved> {
