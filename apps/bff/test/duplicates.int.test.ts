@@ -113,7 +113,7 @@ describe('duplicate borrowers', () => {
     expect(await t.app.submissionQueue.getJob(id)).toBeUndefined();
   });
 
-  it("shows the same visitor coming back the earlier lead's outcome", async () => {
+  it("never shows a duplicate another lead's outcome, redirect or answers, whatever visitor id it sends", async () => {
     const borrower: Array<[string, Record<string, unknown>]> = STEP_ANSWERS.map(([step, answer]) => [
       step,
       step === 'ssn'
@@ -122,26 +122,36 @@ describe('duplicate borrowers', () => {
           ? { email: 'returning@example.com' }
           : answer,
     ]);
-    const headers = { cookie: 'visitor_id=v-returning-1' };
-    const first = await submittedLead(t.app, { steps: borrower, headers });
+    const victimHeaders = { cookie: 'visitor_id=v-victim-1' };
+    const first = await submittedLead(t.app, { steps: borrower, headers: victimHeaders });
     const redirectUrl = 'https://lender.example/offer/42';
     await t.app.leadStore.setOutcome(first.id, { outcome: 'sold', redirectUrl });
 
-    const second = await answeredLead(t.app, { steps: borrower, headers });
+    // Another browser types the victim's email, birth date and SSN and sends the victim's visitor id.
+    const second = await answeredLead(t.app, { steps: borrower, headers: victimHeaders });
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/v1/lead/submit',
       payload: SUBMIT,
-      headers: { cookie: `${second.cookie}; visitor_id=v-returning-1` },
+      headers: { cookie: `${second.cookie}; visitor_id=v-victim-1` },
     });
-    expect(response.json()).toEqual({ outcome: 'sold' });
+    expect(response.statusCode).toBe(202);
+    expect(response.json()).toEqual({ outcome: 'no_lender' });
     const lead = await t.app.inject({
       method: 'GET',
       url: '/api/v1/lead',
       headers: { cookie: second.cookie },
     });
-    expect(lead.json().outcome).toMatchObject({ outcome: 'sold', redirectUrl, reason: 'duplicate' });
+    expect(lead.json().outcome).toMatchObject({ outcome: 'no_lender', reason: 'duplicate' });
+    expect(lead.json().outcome.redirectUrl).toBeUndefined();
+    const everything = `${response.body}${lead.body}`;
+    expect(everything).not.toContain(first.id);
+    expect(everything).not.toContain('lender.example');
+    expect(everything).not.toContain('sold');
     expect(await t.app.submissionQueue.getJob(second.id)).toBeUndefined();
+    // The victim's own session still reads the victim's outcome.
+    const own = await t.app.inject({ method: 'GET', url: '/api/v1/lead', headers: { cookie: first.cookie } });
+    expect(own.json().outcome).toMatchObject({ outcome: 'sold', redirectUrl });
   });
 
   it('forgets the borrower on a deletion request, so they can apply again', async () => {

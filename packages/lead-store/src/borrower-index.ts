@@ -17,8 +17,6 @@ export const BorrowerHolderSchema = z.object({
   leadId: z.string(),
   /** The partner who posted it; absent for a funnel lead. */
   partnerId: z.string().optional(),
-  /** The browser's first-party visitor id, to tell the same visitor coming back from another person. */
-  visitorId: z.string().optional(),
   atMs: z.number(),
 });
 export type BorrowerHolder = z.infer<typeof BorrowerHolderSchema>;

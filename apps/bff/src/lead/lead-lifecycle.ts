@@ -51,7 +51,7 @@ import { affiliateOf, resolveTracking, type LandingParams } from '@funnel/contra
 import type { Tracking } from '@funnel/contracts/tracking';
 import type { LeadEvent } from '@funnel/contracts/lead-events';
 import { META, type NewOutcome, type StoredFields } from '@funnel/lead-store/lead-store';
-import type { BorrowerHolder, BorrowerIndex } from '@funnel/lead-store/borrower-index';
+import type { BorrowerIndex } from '@funnel/lead-store/borrower-index';
 import { eventId, type EventOutbox } from '@funnel/lead-store/event-outbox';
 import { retainedConsent } from '../consent/consent-evidence.js';
 import { HttpError } from '../http-error.js';
@@ -243,14 +243,10 @@ export class LeadLifecycle {
     };
     // A borrower another lead submitted within the window is not posted again (issue 12).
     const borrowerKeys = this.deps.borrowers.keysOf(borrowerOf(record.fields));
-    const visitorId = typeof tracking.visitorId === 'string' ? tracking.visitorId : undefined;
-    const original = await this.deps.borrowers.claim(borrowerKeys, {
-      leadId: record.id,
-      ...(visitorId ? { visitorId } : {}),
-    });
+    const original = await this.deps.borrowers.claim(borrowerKeys, { leadId: record.id });
     if (original) {
       this.deps.onDuplicate?.('funnel', affiliateOf(tracking as Partial<Tracking>));
-      const outcome = await this.finishDuplicate(record.id, original, visitorId, consent, now, {
+      const outcome = await this.finishDuplicate(record.id, consent, now, {
         [META.tracking]: JSON.stringify(tracking),
       });
       await this.record(submittedEvent(record.id, 'funnel', now), {
@@ -395,31 +391,18 @@ export class LeadLifecycle {
   }
 
   /**
-   * Submits a duplicate borrower's lead without posting it. The same visitor coming back (same visitor id)
-   * sees the earlier lead's final outcome again; anyone else, or while the earlier lead is still pending, sees
-   * the no-lender outcome. Either way the outcome's reason is `duplicate`, so no affiliate is paid for it.
+   * Submits a duplicate borrower's lead without posting it: it ends as no lender with the reason `duplicate`,
+   * so no affiliate is paid for it. It never carries the earlier lead's outcome, redirect or answers: only the
+   * session cookie proves who a visitor is, and nothing the browser sends (a visitor id, an email, an SSN)
+   * stands in for it (issue 23).
    */
   private async finishDuplicate(
     leadId: string,
-    original: BorrowerHolder,
-    visitorId: string | undefined,
     consent: ConsentRecord,
     now: Date,
     meta: Record<string, string>,
   ): Promise<Outcome> {
-    const earlier =
-      visitorId && original.visitorId === visitorId
-        ? await this.deps.store.getOutcome(original.leadId)
-        : undefined;
-    const outcome: NewOutcome =
-      earlier && isFinalOutcome(earlier.outcome)
-        ? {
-            outcome: earlier.outcome,
-            ...(earlier.redirectUrl ? { redirectUrl: earlier.redirectUrl } : {}),
-            ...(earlier.partnerOffer ? { partnerOffer: true } : {}),
-            reason: DUPLICATE_REASON,
-          }
-        : { outcome: 'no_lender', reason: DUPLICATE_REASON };
+    const outcome: NewOutcome = { outcome: 'no_lender', reason: DUPLICATE_REASON };
     const finished = await this.deps.store.finishSubmission(leadId, this.submissionState(now), outcome, {
       [META.consent]: JSON.stringify(consent),
       ...meta,
