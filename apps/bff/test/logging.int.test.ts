@@ -1,6 +1,6 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
+import { logSink } from './log-sink.js';
 import { FUNNEL_NOW, STEP_ANSWERS, cookieOf } from './funnel-answers.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
@@ -18,15 +18,9 @@ const NEVER_LOGGED = [
 
 describe('logs', () => {
   let t: TestApp;
-  const lines: string[] = [];
+  const { sink, text: lines } = logSink();
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
     t = await startTestApp({ now: () => FUNNEL_NOW, logger: createLogger('trace', sink) });
   });
   afterAll(async () => {

@@ -2,11 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
 import { ClientLogSchema } from '@funnel/contracts/api';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
-
-/** Long digit runs and email addresses are blanked: a browser report must not carry what the visitor typed. */
-export function scrubClientText(text: string): string {
-  return text.replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '[email]').replace(/\d[\d\s-]{5,}\d/g, '[number]');
-}
+import { scrubClientText } from '../diagnostics/scrub-client-text.js';
 
 /** Browser-side error reports (spec §7 /logs), size-capped, rate-limited and scrubbed before logging. */
 const clientLogRoutes: FastifyPluginAsyncZod = async (app) => {
