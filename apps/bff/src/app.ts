@@ -109,6 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const sealer = new FieldCipher(env.FIELD_ENCRYPTION_KEYS);
   await app.register(privacyServices, {
     keyPrefix: env.REDIS_KEY_PREFIX,
+    sealer,
     hashSecret: env.SUPPRESSION_HASH_SECRET,
     ...(db
       ? { archive: { deleteConsents: (leadIds: readonly string[]) => deleteConsents(db, leadIds) } }

@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FieldCipher } from '@funnel/lead-store/field-cipher';
+import { openPrivacyRequest } from '@funnel/lead-store/suppression-list';
 import { keysUnder } from '@funnel/testing/redis-keys';
 import { FUNNEL_NOW } from './funnel-answers.js';
 import { answeredLead, submittedLead } from './complete-lead.js';
@@ -112,14 +114,15 @@ describe('POST /api/v1/admin/deletion-requests', () => {
 
     const streamKey = `${prefix}privacy-requests`;
     const entries = await t.redis.xrange(streamKey, '-', '+');
+    const cipher = new FieldCipher(t.env.FIELD_ENCRYPTION_KEYS);
     const unsubscribeEntry = entries.find(([, fields]) => streamFields(fields).type === 'unsubscribe');
     const deletionEntry = entries.find(([, fields]) => streamFields(fields).type === 'deletion');
 
-    // What still names the person: only the unsubscribe request they made, kept as the record we honour.
+    // Nothing in Redis names the person in clear; the unsubscribe request they made is kept, sealed, as the
+    // record we honour.
     const after = (await dump(t.redis, prefix)).filter((f) => NEEDLES.some((n) => n.test(f.text)));
-    expect(after.map(({ key, where }) => ({ key, where }))).toEqual([
-      { key: streamKey, where: unsubscribeEntry![0] },
-    ]);
+    expect(after).toEqual([]);
+    expect(openPrivacyRequest(cipher, streamFields(unsubscribeEntry![1]))).toMatchObject({ email: EMAIL });
 
     // The erasure itself is on record, naming the contact by keyed hashes only.
     const deletion = streamFields(deletionEntry![1]);
@@ -129,7 +132,7 @@ describe('POST /api/v1/admin/deletion-requests', () => {
       source: 'operator',
       at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/),
     });
-    expect(JSON.parse(deletion.request!)).toEqual({
+    expect(openPrivacyRequest(cipher, deletion)).toEqual({
       contact: [expect.stringMatching(/^email:[\w-]{43}$/), expect.stringMatching(/^phone:[\w-]{43}$/)],
       leadsDeleted: 2,
       jobsRemoved: 4,

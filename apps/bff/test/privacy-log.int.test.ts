@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Database } from '@funnel/db/database';
 import { logPrivacyRequests } from '@funnel/db/privacy-request-log';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
+import { openPrivacyRequest } from '@funnel/lead-store/suppression-list';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { FUNNEL_NOW } from './funnel-answers.js';
 import { startTestApp, type TestApp } from './test-app.js';
@@ -60,7 +61,7 @@ describe('GET /api/v1/admin/privacy-requests', () => {
           at: entry.at!,
           contactHashes: [],
           details: { reason: 'SPAM' },
-          request: JSON.parse(entry.request!) as Record<string, unknown>,
+          request: openPrivacyRequest(sealer, entry),
         },
       ],
       sealer,

@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DO_NOT_SELL_CONFIRMATION, UNSUBSCRIBE_CONFIRMATION } from '@funnel/contracts/privacy';
+import { FieldCipher } from '@funnel/lead-store/field-cipher';
+import { openPrivacyRequest } from '@funnel/lead-store/suppression-list';
 import { SESSION_COOKIE } from '../src/plugins/lead-session.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
@@ -57,9 +59,40 @@ describe('privacy requests on real Redis', () => {
     await t.close();
   });
 
+  /** The stream's entries, each request opened with the app's key ring (as JSON, as it was sent). */
   async function entries(): Promise<StreamEntry[]> {
-    return (await t.redis.xrange(streamKey, '-', '+')).map(([, fields]) => toEntry(fields));
+    const cipher = new FieldCipher(t.env.FIELD_ENCRYPTION_KEYS);
+    return (await t.redis.xrange(streamKey, '-', '+')).map(([, fields]) => {
+      const entry = toEntry(fields);
+      return { ...entry, request: JSON.stringify(openPrivacyRequest(cipher, entry)) };
+    });
   }
+
+  it('keeps each request sealed in the Redis stream: no name, email, phone or address in clear', async () => {
+    const before = (await t.redis.xrange(streamKey, '-', '+')).length;
+    const payloads = [
+      [
+        '/api/v1/privacy/unsubscribe',
+        { email: 'sealed.person@example.com', phone: '3125550177', reason: 'SPAM' },
+      ],
+      [
+        '/api/v1/privacy/do-not-sell',
+        { ...DO_NOT_SELL, email: 'sealed.person@example.com', phone: '3125550177' },
+      ],
+    ] as const;
+    for (const [url, payload] of payloads) {
+      expect((await t.app.inject({ method: 'POST', url, payload })).statusCode).toBe(200);
+    }
+    const raw = (await t.redis.xrange(streamKey, '-', '+')).slice(before);
+    expect(raw).toHaveLength(2);
+    expect(JSON.stringify(raw)).not.toMatch(/sealed\.person|example\.com|3125550177|Rodeo Dr|Beverly Hills/);
+    const opened = (await entries()).slice(before).map((entry) => JSON.parse(entry.request));
+    expect(opened).toEqual([
+      { email: 'sealed.person@example.com', phone: '3125550177', reason: 'SPAM' },
+      { ...DO_NOT_SELL, middleName: undefined, email: 'sealed.person@example.com', phone: '3125550177' },
+    ]);
+    await t.redis.del(streamKey);
+  });
 
   async function createLead(headers: Record<string, string> = {}) {
     const response = await t.app.inject({ method: 'POST', url: '/api/v1/lead', payload: LANDING, headers });

@@ -35,10 +35,15 @@ export async function newLead(harness: Harness, before: readonly string[]): Prom
   };
 }
 
+/** The harness's field-encryption key ring, as the BFF builds it. */
+export function harnessCipher(harness: Harness): FieldCipher {
+  const [id, key] = harness.config.fieldEncryptionKeys.split(':') as [string, string];
+  return new FieldCipher([{ id, key: Buffer.from(key, 'base64') }]);
+}
+
 /** Opens a sealed value with the harness's key, as the BFF would. */
 export function openSealed(harness: Harness, lead: StoredLead, field: string): unknown {
-  const [id, key] = harness.config.fieldEncryptionKeys.split(':') as [string, string];
-  const cipher = new FieldCipher([{ id, key: Buffer.from(key, 'base64') }]);
+  const cipher = harnessCipher(harness);
   const sealed = lead.raw[field];
   if (sealed === undefined) throw new Error(`${field} is not stored`);
   return JSON.parse(cipher.open(sealed, `${lead.id}:${field}`));

@@ -1,6 +1,8 @@
 // Opens the site's pages the way a visitor does, and reads what the privacy forms stored, for the site-*.e2e suites.
 import type { BrowserContext, Page } from 'playwright-core';
+import { openPrivacyRequest } from '@funnel/lead-store/suppression-list';
 import type { Harness } from './harness';
+import { harnessCipher } from './lead-in-redis';
 import { collectPageErrors } from './page-checks';
 
 export interface OpenedPage {
@@ -31,7 +33,7 @@ export async function openPage(harness: Harness, path: string, width = 1280): Pr
 export interface StoredPrivacyRequest {
   id: string;
   fields: Record<string, string>;
-  /** The `request` field, parsed. */
+  /** The `request` field, opened with the harness's key ring and parsed. */
   request: Record<string, unknown>;
 }
 
@@ -41,6 +43,6 @@ export async function storedPrivacyRequests(harness: Harness): Promise<StoredPri
   return entries.map(([id, flat]) => {
     const fields: Record<string, string> = {};
     for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i] as string] = flat[i + 1] as string;
-    return { id, fields, request: JSON.parse(fields.request ?? '{}') as Record<string, unknown> };
+    return { id, fields, request: openPrivacyRequest(harnessCipher(harness), fields) };
   });
 }

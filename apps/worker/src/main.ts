@@ -37,7 +37,8 @@ const redisWatch = watchRedis(connection, logger, 'worker', (up) => metrics?.red
 // eslint-disable-next-line prefer-const -- assigned once the queues exist
 let metrics: WorkerMetrics | undefined;
 
-const store = new LeadStore(connection, new FieldCipher(env.FIELD_ENCRYPTION_KEYS), {
+const cipher = new FieldCipher(env.FIELD_ENCRYPTION_KEYS);
+const store = new LeadStore(connection, cipher, {
   keyPrefix: env.REDIS_KEY_PREFIX,
   // The worker never creates leads; the TTL only matters to the BFF's writes.
   ttlMs: 30 * 24 * 3600 * 1000,
@@ -82,6 +83,7 @@ const trustedForm = env.TRUSTEDFORM_API_KEY
   : undefined;
 const suppression = new SuppressionList(connection, {
   keyPrefix: env.REDIS_KEY_PREFIX,
+  sealer: cipher,
   hashSecret: env.SUPPRESSION_HASH_SECRET,
 });
 const followUpWorkers = createFollowUpWorkers(
@@ -149,7 +151,7 @@ const systemOfRecord = env.DATABASE_URL
       redisUrl: env.REDIS_URL,
       streamKey: eventOutbox.key,
       consents: {
-        sealer: new FieldCipher(env.FIELD_ENCRYPTION_KEYS),
+        sealer: cipher,
         retentionDays: env.CONSENT_RETENTION_DAYS,
         consentKey: (leadId) => store.consentKey(leadId),
       },

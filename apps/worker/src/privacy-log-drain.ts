@@ -4,6 +4,7 @@ import type { ContactSealer } from '@funnel/db/consent-archive';
 import type { Database } from '@funnel/db/database';
 import { logPrivacyRequests, type LoggedPrivacyRequest } from '@funnel/db/privacy-request-log';
 import { contactHashes } from '@funnel/lead-store/contact-hash';
+import { openPrivacyRequest } from '@funnel/lead-store/suppression-list';
 import type { StreamEntries } from './event-drainer.js';
 
 /** The fields of a form request that name nobody, kept after an erasure. */
@@ -11,7 +12,7 @@ const NON_PERSONAL = ['reason', 'stateResidencyPrompt'];
 
 export interface PrivacyLogWriterOptions {
   db: Kysely<Database>;
-  /** Seals the request as sent (the field-encryption key ring). */
+  /** Opens the request as the stream has it and seals it for PostgreSQL (the field-encryption key ring). */
   sealer: ContactSealer;
   /** SUPPRESSION_HASH_SECRET: the keyed hashes of the contact, as the suppression index has them. */
   hashSecret: string;
@@ -20,7 +21,7 @@ export interface PrivacyLogWriterOptions {
 
 /**
  * Writes entries of the suppression list's `{prefix}privacy-requests` stream to `privacy_requests` (ADR 0011):
- * the request as sent sealed, the contact's keyed hashes, and what names nobody in clear. An erasure entry
+ * the request as sent (opened from the stream's seal) sealed again for the table, the contact's keyed hashes, and what names nobody in clear. An erasure entry
  * (type `deletion`) names its contact by hashes already, and erases the earlier requests of that contact.
  */
 export function privacyLogWriter(options: PrivacyLogWriterOptions) {
@@ -30,8 +31,12 @@ export function privacyLogWriter(options: PrivacyLogWriterOptions) {
     const { requestId, type, source, at, leadId } = entry;
     let sent: Record<string, unknown>;
     try {
-      sent = JSON.parse(entry.request ?? '{}') as Record<string, unknown>;
+      sent = openPrivacyRequest(options.sealer, entry);
     } catch {
+      options.logger.error(
+        { entryId: id },
+        'privacy request does not open; kept without the request as sent',
+      );
       sent = {};
     }
     if (!requestId || !type || !source || !at || Number.isNaN(Date.parse(at))) {

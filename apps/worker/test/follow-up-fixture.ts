@@ -96,6 +96,7 @@ export async function startFollowUps(
   const suppression = new SuppressionList(connection, {
     keyPrefix: pipeline.keyPrefix,
     hashSecret: pipeline.suppressionSecret,
+    sealer: pipeline.cipher,
   });
   const http = new OutboundHttp({ connectTimeoutMs: 1000, responseTimeoutMs: 2000 });
   const workers: Worker[] = createFollowUpWorkers(

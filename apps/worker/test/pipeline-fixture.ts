@@ -78,6 +78,8 @@ export class Pipeline {
   readonly keyPrefix = testKeyPrefix('pipeline');
   readonly encryptionKey = `t1:${randomBytes(32).toString('base64')}`;
   readonly suppressionSecret = randomBytes(32).toString('hex');
+  /** The key ring of `encryptionKey`, as the worker builds it. */
+  readonly cipher: FieldCipher;
   readonly redis: Redis;
   readonly store: LeadStore;
   readonly queue: Queue;
@@ -88,14 +90,8 @@ export class Pipeline {
     // Fault tests restart Redis under this connection; it reconnects by itself.
     this.redis.on('error', () => {});
     const [key] = this.encryptionKey.split(':').slice(1);
-    this.store = new LeadStore(
-      this.redis,
-      new FieldCipher([{ id: 't1', key: Buffer.from(key!, 'base64') }]),
-      {
-        keyPrefix: this.keyPrefix,
-        ttlMs: 3600_000,
-      },
-    );
+    this.cipher = new FieldCipher([{ id: 't1', key: Buffer.from(key!, 'base64') }]);
+    this.store = new LeadStore(this.redis, this.cipher, { keyPrefix: this.keyPrefix, ttlMs: 3600_000 });
     this.queue = new Queue(JOBS.submitLead.queue, {
       connection: this.redis,
       prefix: queuePrefix(this.keyPrefix),

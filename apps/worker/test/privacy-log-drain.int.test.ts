@@ -42,9 +42,9 @@ describe('the privacy-request log in PostgreSQL', () => {
   const redis = new Redis(redisUrl);
   const hashSecret = randomBytes(32).toString('base64url');
   let clock = new Date('2026-11-20T15:00:00Z');
-  const suppression = new SuppressionList(redis, { keyPrefix, hashSecret, now: () => clock });
-  const db = openDatabase({ url: testDatabaseUrl(), schema });
   const sealer = new FieldCipher([{ id: 'c1', key: randomBytes(32) }]);
+  const suppression = new SuppressionList(redis, { keyPrefix, hashSecret, sealer, now: () => clock });
+  const db = openDatabase({ url: testDatabaseUrl(), schema });
   const logger = pino({ level: 'silent' });
   const write = privacyLogWriter({ db, sealer, hashSecret, logger });
   const range = { from: new Date('2026-11-01T00:00:00Z'), to: new Date('2026-12-01T00:00:00Z'), limit: 100 };
@@ -116,6 +116,8 @@ describe('the privacy-request log in PostgreSQL', () => {
       request: {},
       leadId: 'lead-with-gpc-000001',
     });
+    // Until drained, the stream (and so Redis's AOF) holds each request sealed.
+    expect(JSON.stringify(await redis.xrange(suppression.streamKey, '-', '+'))).not.toMatch(NEEDLES);
     await drain(4);
 
     // The Redis copy is gone; the suppression index (hashes) still answers.

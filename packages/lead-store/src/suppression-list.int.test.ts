@@ -1,11 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type {} from '@funnel/testing/redis-global-setup';
 import { deleteKeys, keysUnder, testKeyPrefix } from '@funnel/testing/redis-keys';
-import { SuppressionList, normalizeEmail, normalizePhone } from './suppression-list.js';
+import { FieldCipher } from './field-cipher.js';
+import { SuppressionList, normalizeEmail, normalizePhone, openPrivacyRequest } from './suppression-list.js';
 
 const SECRET = 'a-test-secret-of-at-least-32-characters';
 const REQUEST = { email: ' Maria@Example.COM ', phone: '(212)-555-0142', reason: 'SPAM' };
+const sealer = new FieldCipher([{ id: 'k1', key: randomBytes(32) }]);
 
 describe('normalizing a contact', () => {
   it('trims and lower-cases an email and keeps the 10 digits of a phone', () => {
@@ -25,7 +28,7 @@ describe('SuppressionList on real Redis', () => {
 
   beforeAll(() => {
     redis = new Redis(inject('redisUrl'));
-    list = new SuppressionList(redis, { keyPrefix: prefix, hashSecret: SECRET, now: () => clock });
+    list = new SuppressionList(redis, { keyPrefix: prefix, hashSecret: SECRET, sealer, now: () => clock });
   });
   afterAll(async () => {
     await deleteKeys(redis, prefix);
@@ -44,13 +47,22 @@ describe('SuppressionList on real Redis', () => {
     const entries = await redis.xrange(list.streamKey, '-', '+');
     expect(entries).toHaveLength(1);
     const [, fields] = entries[0]!;
-    expect(Object.fromEntries(chunk(fields))).toEqual({
+    const entry = Object.fromEntries(chunk(fields));
+    expect(entry).toEqual({
       requestId: recorded.requestId,
       type: 'unsubscribe',
       source: 'form',
       at: '2026-11-21T10:00:00.000Z',
-      request: JSON.stringify(REQUEST),
+      request: expect.stringMatching(/^enc:v1:k1:/),
     });
+    // Sealed before it enters Redis (and so the AOF); the key ring opens it, bound to its request id.
+    expect(fields.join(' ')).not.toMatch(/maria|example|212|555|0142/i);
+    expect(openPrivacyRequest(sealer, entry)).toEqual(REQUEST);
+    expect(() => openPrivacyRequest(sealer, { ...entry, requestId: 'another-request' })).toThrow();
+    // An entry written before requests were sealed is read as it is.
+    expect(openPrivacyRequest(sealer, { requestId: 'r0', request: JSON.stringify(REQUEST) })).toEqual(
+      REQUEST,
+    );
 
     expect(await list.isSuppressed({ email: 'maria@example.com' })).toEqual({
       unsubscribed: true,
@@ -71,7 +83,7 @@ describe('SuppressionList on real Redis', () => {
     const index = await redis.hgetall(list.indexKey);
     const everything = JSON.stringify([await keysUnder(redis, prefix), index]);
     expect(everything).not.toMatch(/maria|example|2125550142|555/i);
-    const other = new SuppressionList(redis, { keyPrefix: prefix, hashSecret: `${SECRET}-other` });
+    const other = new SuppressionList(redis, { keyPrefix: prefix, hashSecret: `${SECRET}-other`, sealer });
     expect(await other.isSuppressed({ email: 'maria@example.com' })).toEqual({
       unsubscribed: false,
       doNotSell: false,
@@ -118,6 +130,7 @@ describe('SuppressionList on real Redis', () => {
     const shortWindow = new SuppressionList(redis, {
       keyPrefix: prefix,
       hashSecret: SECRET,
+      sealer,
       duplicateWindowMs: 50,
     });
     const entry = {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { PrivacyRequestType } from '@funnel/contracts/privacy';
 import { contactHashes, keyedHash, type Contact, type ContactHash } from './contact-hash.js';
+import { FieldCipher } from './field-cipher.js';
 import { evalScript } from './redis-script.js';
 
 export { normalizeEmail, normalizePhone, type Contact } from './contact-hash.js';
@@ -36,8 +37,19 @@ export interface RecordedRequest {
   duplicate: boolean;
 }
 
+/** Seals and opens text with the field-encryption key ring (`FieldCipher`). */
+export interface RequestSealer {
+  seal(plaintext: string, context: string): string;
+  open(sealed: string, context: string): string;
+}
+
 export interface SuppressionListOptions {
   keyPrefix: string;
+  /**
+   * Seals the request as sent before it enters the stream (FIELD_ENCRYPTION_KEYS): Redis and its AOF never hold
+   * a name, email, phone or address in clear (issue 23).
+   */
+  sealer: RequestSealer;
   /** Server-side HMAC-SHA256 key: contacts are indexed by keyed hashes, never in clear. */
   hashSecret: string;
   /** Identical requests (same type and contact) within this window are recorded once. Default 24 h. */
@@ -63,12 +75,31 @@ for i = 5 + n, #ARGV do redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[3]) end
 if #KEYS == 3 then redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[1]) end
 return {1, ARGV[2]}`;
 
+/** What a sealed request is bound to: a ciphertext copied to another entry fails to open. */
+function requestContext(requestId: string): string {
+  return `privacy-request:${requestId}`;
+}
+
+/**
+ * The request as sent of one stream entry (its `requestId` and `request` fields), opened. An entry written
+ * before requests were sealed holds its JSON in clear and is read as it is.
+ */
+export function openPrivacyRequest(
+  sealer: RequestSealer,
+  entry: { requestId?: string | undefined; request?: string | undefined },
+): Record<string, unknown> {
+  const { requestId = '', request = '{}' } = entry;
+  const json = FieldCipher.isSealed(request) ? sealer.open(request, requestContext(requestId)) : request;
+  return JSON.parse(json) as Record<string, unknown>;
+}
+
 /**
  * Privacy requests (unsubscribe, do-not-sell) and the suppression list they feed, in Redis.
  *
  * - Every request is appended to a stream (`{prefix}privacy-requests`) with its id, type, source, UTC time, the
- *   visitor's lead id when one was flagged, and the request as sent: the durable, append-only record an
- *   operator honours and shows an auditor. Nothing trims it.
+ *   visitor's lead id when one was flagged, and the request as sent, sealed ({@link openPrivacyRequest} opens
+ *   it): the durable, append-only record an operator honours and shows an auditor. The worker moves it to
+ *   PostgreSQL and deletes it here; without a system of record nothing trims it.
  * - The suppression index (`{prefix}suppression`) holds only HMAC-SHA256 hashes of the normalized email and
  *   phone, so a look-up needs the contact in hand and a dump of the index names nobody.
  * - A repeat of the same type for the same contact within the duplicate window stores nothing new.
@@ -114,7 +145,7 @@ export class SuppressionList {
       at,
       ...(entry.leadId ? ['leadId', entry.leadId] : []),
       'request',
-      JSON.stringify(entry.request),
+      this.options.sealer.seal(JSON.stringify(entry.request), requestContext(requestId)),
     ];
     const indexFields = hashes.map(({ kind, hash }) => `${entry.type}:${kind}:${hash}`);
     // Only a request about a contact can repeat; a GPC signal is recorded once per lead by its caller.
@@ -145,10 +176,10 @@ export class SuppressionList {
     erased: { leadsDeleted: number; jobsRemoved: number },
   ): Promise<string> {
     const requestId = randomUUID();
-    const request = {
+    const request = JSON.stringify({
       contact: this.hashes(contact).map(({ kind, hash }) => `${kind}:${hash}`),
       ...erased,
-    };
+    });
     await this.redis.xadd(
       this.streamKey,
       '*',
@@ -161,7 +192,7 @@ export class SuppressionList {
       'at',
       this.now().toISOString(),
       'request',
-      JSON.stringify(request),
+      this.options.sealer.seal(request, requestContext(requestId)),
     );
     return requestId;
   }

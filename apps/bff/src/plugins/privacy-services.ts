@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { SuppressionList } from '@funnel/lead-store/suppression-list';
+import { SuppressionList, type RequestSealer } from '@funnel/lead-store/suppression-list';
 import { ContactDeletion } from '../privacy/contact-deletion.js';
 import { PrivacyRequests } from '../privacy/privacy-requests.js';
 
@@ -16,14 +16,16 @@ declare module 'fastify' {
 export interface PrivacyServicesOptions {
   keyPrefix: string;
   hashSecret: string;
+  /** Seals each request before it enters the Redis stream (FIELD_ENCRYPTION_KEYS). */
+  sealer: RequestSealer;
   /** The consent archive in the system of record, when one is configured: erasure reaches it too. */
   archive?: { deleteConsents(leadIds: readonly string[]): Promise<number> };
 }
 
 /** Wires the privacy requests and the suppression list they feed onto the app. */
 export default fp<PrivacyServicesOptions>(
-  async (app, { keyPrefix, hashSecret, archive }) => {
-    const suppression = new SuppressionList(app.redis, { keyPrefix, hashSecret });
+  async (app, { keyPrefix, hashSecret, sealer, archive }) => {
+    const suppression = new SuppressionList(app.redis, { keyPrefix, hashSecret, sealer });
     app.decorate('suppressionList', suppression);
     app.decorate('privacyRequests', new PrivacyRequests({ suppression, leads: app.leadStore }));
     app.decorate(
