@@ -268,6 +268,34 @@ describe('partner API', () => {
       expect(ttl).toBeGreaterThan(23 * 3600_000);
     });
 
+    it('refuses the same key with a different body (422 IDEMPOTENCY_KEY_REUSED), and replays it in any key order', async () => {
+      const key = `bound-${randomBytes(8).toString('hex')}`;
+      const first = await post(ACME.key, leadBody(), { 'idempotency-key': key });
+      expect(first.statusCode).toBe(202);
+      const leads = (await leadKeys()).length;
+
+      const other = await post(ACME.key, leadBody({ amount: 2000, email: 'someone.else@example.com' }), {
+        'idempotency-key': key,
+      });
+      expect(other.statusCode).toBe(422);
+      expect(other.json()).toEqual({
+        error: {
+          code: 'IDEMPOTENCY_KEY_REUSED',
+          message:
+            'This Idempotency-Key was already used with a different request body. Send a new key for a new request.',
+        },
+      });
+      expect(other.body).not.toContain(first.json().leadId);
+      expect((await leadKeys()).length).toBe(leads);
+
+      // The same body with its keys in another order is the same request.
+      const reordered = Object.fromEntries(Object.entries(leadBody()).reverse());
+      const again = await post(ACME.key, reordered, { 'idempotency-key': key });
+      expect(again.statusCode).toBe(202);
+      expect(again.json()).toEqual(first.json());
+      expect(again.headers['idempotent-replayed']).toBe('true');
+    });
+
     it('is scoped to the partner: another partner with the same key gets its own lead', async () => {
       const key = `shared-${randomBytes(8).toString('hex')}`;
       const acme = await post(ACME.key, leadBody(), { 'idempotency-key': key });

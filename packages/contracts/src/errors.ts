@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'UNAUTHORIZED',
   'CONFLICT',
   'DUPLICATE_LEAD',
+  'IDEMPOTENCY_KEY_REUSED',
   'INTERNAL',
   'UNAVAILABLE',
 ] as const;

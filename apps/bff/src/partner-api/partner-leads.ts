@@ -8,7 +8,7 @@ import { isFinalOutcome } from '@funnel/contracts/lead-outcome';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
 import { HttpError } from '../http-error.js';
 import { LostIdempotencyClaim, type LeadLifecycle } from '../lead/lead-lifecycle.js';
-import type { IdempotencyClaim, PartnerIdempotency } from './partner-idempotency.js';
+import { requestFingerprint, type IdempotencyClaim, type PartnerIdempotency } from './partner-idempotency.js';
 import type { PartnerIdentity } from './partner-keyring.js';
 
 export interface PartnerLeadsDeps {
@@ -24,6 +24,14 @@ function inProgress(): HttpError {
     409,
     'CONFLICT',
     'A request with this Idempotency-Key is still being processed. Retry in a few seconds.',
+  );
+}
+
+function keyReused(): HttpError {
+  return new HttpError(
+    422,
+    'IDEMPOTENCY_KEY_REUSED',
+    'This Idempotency-Key was already used with a different request body. Send a new key for a new request.',
   );
 }
 
@@ -55,7 +63,8 @@ export class PartnerLeads {
     if (idempotencyKey === undefined) return { ...(await this.create(partner, body)), replayed: false };
 
     const { idempotency } = this.deps;
-    const claim = await idempotency.claim(partner.partnerId, idempotencyKey);
+    const claim = await idempotency.claim(partner.partnerId, idempotencyKey, requestFingerprint(body));
+    if (claim.state === 'reused') throw keyReused();
     if (claim.state === 'done') {
       const outcome = await this.deps.store.getOutcome(claim.leadId);
       if (!outcome) throw notFound();

@@ -62,7 +62,9 @@ const partnerLeadRoutes: FastifyPluginAsyncZod<PartnerLeadRouteOptions> = async 
           'A complete lead in the funnel’s client field names, validated by the same rules and messages as the ' +
           'funnel’s steps, plus the consent evidence your page captured. The lead is submitted to the lender ' +
           'network at once; the answer carries our lead id. With an `Idempotency-Key` header, a repeat within ' +
-          '24 hours answers the first lead (header `Idempotent-Replayed: true`) and creates nothing. With a ' +
+          '24 hours answers the first lead (header `Idempotent-Replayed: true`) and creates nothing; the same ' +
+          'key with a different body (compared as canonical JSON, keys sorted) answers 422 ' +
+          '`IDEMPOTENCY_KEY_REUSED`; a repeat while the first is still running answers 409. With a ' +
           '`webhookUrl`, the final outcome is POSTed there, signed: see the README, "Partner API".',
         tags: ['partner-api'],
         security,
@@ -77,6 +79,7 @@ const partnerLeadRoutes: FastifyPluginAsyncZod<PartnerLeadRouteOptions> = async 
           }),
           400: ApiErrorSchema,
           409: ApiErrorSchema,
+          422: ApiErrorSchema,
           ...errors,
         },
       },
