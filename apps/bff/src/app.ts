@@ -70,7 +70,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Fastify's own router and HTTP-parser errors answer in the API's one error shape too.
     frameworkErrors,
     clientErrorHandler,
+    // Node answers an HTTP/1.1 request without Host with a bare 400 and no body; the error handler's hook
+    // answers it in the one error shape instead.
+    http: { requireHostHeader: false },
   }).withTypeProvider<ZodTypeProvider>();
+  // Every body this API reads is JSON: text/plain (Fastify parses it by default) answers 415 like any other type.
+  app.removeContentTypeParser('text/plain');
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

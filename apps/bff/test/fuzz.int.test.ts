@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,13 +9,16 @@ import { partnerKey } from './partner-keys.js';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
 import { SESSION_COOKIE } from '../src/plugins/lead-session.js';
 import { FUNNEL_NOW, STEP_ANSWERS, cookieOf } from './funnel-answers.js';
+import { sendRaw } from './raw-http.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
 /**
  * The fuzz suite (issue 12): every operation of the OpenAPI document, at least 100 requests each, with path
  * parameters, query strings, bodies and headers drawn from the operation's own schemas, valid, at their
- * boundaries, and hostile. Asserts no 5xx, every 4xx in the one error shape and echoing nothing it was sent, and
- * the server healthy afterwards; prints the counts per operation.
+ * boundaries, and hostile, sent as JSON or as another content type. Asserts no 5xx, every 4xx in the one error
+ * shape and echoing nothing it was sent, a body of any other type answered 415 (never read), and the server
+ * healthy afterwards; prints the counts per operation. Then every operation again over a socket without a Host
+ * header (issue 23): 400 in the error shape.
  */
 
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 100);
@@ -48,6 +52,17 @@ interface Operation {
   body?: JsonSchema;
   security: string[];
 }
+
+/** Content types of a body no route reads: each must answer 415 UNSUPPORTED_MEDIA_TYPE. */
+const WRONG_CONTENT_TYPES = [
+  'text/plain',
+  'text/plain; charset=utf-8',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'text/html',
+  'application/octet-stream',
+];
 
 /** Strings no handler should trust: control and bidi characters, encodings, traversal, markup, huge. */
 const hostileString = fc.oneof(
@@ -231,8 +246,8 @@ describe('fuzz: every operation of the API document', () => {
         contentType: fc.constantFrom(
           'application/json',
           'application/json',
-          'text/plain',
-          'application/x-www-form-urlencoded',
+          'application/json; charset=utf-8',
+          ...WRONG_CONTENT_TYPES,
         ),
       });
       await fc.assert(
@@ -274,6 +289,10 @@ describe('fuzz: every operation of the API document', () => {
           });
           const status = response.statusCode;
           counts[`${Math.floor(status / 100)}xx` as keyof typeof counts] += 1;
+          // A body that is not JSON is never read: refused before or at parsing (401/404 come first).
+          if (hasBody && !r.contentType.startsWith('application/json') && ![401, 404, 415].includes(status)) {
+            failures.push(`${op.method} ${op.path} → ${status} for a ${r.contentType} body (expected 415)`);
+          }
           if (status >= 500) {
             failures.push(`${op.method} ${op.path} → ${status} for ${url}: ${response.body.slice(0, 200)}`);
           } else if (status >= 400) {
@@ -302,4 +321,26 @@ describe('fuzz: every operation of the API document', () => {
     const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
   }, 300_000);
+
+  it('answers every operation sent without a Host header with 400 in the error shape', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const failures: string[] = [];
+    for (const op of operations) {
+      const url = op.path.replace(/\{[^}]+\}/g, MARKER);
+      const hasBody = op.method !== 'GET' && op.method !== 'HEAD' && op.method !== 'DELETE';
+      const body = hasBody ? '{}' : '';
+      const head =
+        `${op.method} ${url} HTTP/1.1\r\nCookie: ${cookie}\r\nAuthorization: Bearer ${partner.key}\r\n` +
+        (hasBody ? `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n` : '') +
+        'Connection: close\r\n\r\n';
+      const answer = await sendRaw(port, head + body);
+      const shaped =
+        op.method === 'HEAD' || ApiErrorSchema.safeParse(JSON.parse(answer.body || 'null')).success;
+      if (answer.status !== 400 || !shaped || answer.body.includes(MARKER)) {
+        failures.push(`${op.method} ${op.path} without Host → ${answer.status} ${answer.body.slice(0, 120)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
 });

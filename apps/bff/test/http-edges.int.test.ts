@@ -1,63 +1,11 @@
-import net from 'node:net';
+import type net from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
 import { createLogger } from '../src/logger.js';
 import { cookieOf } from './funnel-answers.js';
+import { sendRaw, type RawAnswer } from './raw-http.js';
 import { startTestApp, type TestApp } from './test-app.js';
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** Milliseconds from sending the request to the server closing or finishing the answer. */
-  ms: number;
-}
-
-/**
- * Sends `request` byte for byte on a fresh connection, as a hostile client would (no HTTP library would send most
- * of these), and reads the answer until the server closes or its Content-Length is complete.
- */
-function sendRaw(port: number, request: string): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
-    let received = Buffer.alloc(0);
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`no complete answer within 3 s; got ${JSON.stringify(received.toString())}`));
-    }, 3000);
-    const done = () => {
-      const text = received.toString();
-      const split = text.indexOf('\r\n\r\n');
-      if (split < 0) return false;
-      const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      const body = text.slice(split + 4);
-      const length = Number(headers['content-length'] ?? NaN);
-      const head = request.startsWith('HEAD ');
-      if (!head && Number.isFinite(length) && Buffer.byteLength(body) < length) return false;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body, ms: performance.now() - started });
-      return true;
-    };
-    socket.on('data', (chunk: Buffer) => {
-      received = Buffer.concat([received, chunk]);
-      done();
-    });
-    socket.on('end', () => {
-      if (!done()) reject(new Error(`closed without an answer: ${JSON.stringify(received.toString())}`));
-    });
-    socket.on('error', (error) => {
-      if (!done()) reject(error);
-    });
-  });
-}
 
 function get(path: string, extraHeaders = ''): string {
   return `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${extraHeaders}Connection: close\r\n\r\n`;
@@ -123,6 +71,47 @@ describe('HTTP edges', () => {
     const answer = await sendRaw(port, get(`/api/v1/lookup/zip/10001?q=${'x'.repeat(17_000)}`));
     expect(answer.status).toBe(431);
     expectErrorShape(answer, 'HEADERS_TOO_LARGE', 'xxxxxxxx');
+  });
+
+  it('an HTTP/1.1 request without a Host header gets 400 in the error shape; HTTP/1.0 may omit it', async () => {
+    const noHost = await sendRaw(port, 'GET /api/v1/lookup/zip/10001 HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(noHost.status).toBe(400);
+    expectErrorShape(noHost, 'BAD_REQUEST', '10001');
+    const posted = await sendRaw(
+      port,
+      'POST /api/v1/lead HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n' +
+        'Connection: close\r\n\r\n{}',
+    );
+    expect(posted.status).toBe(400);
+    expectErrorShape(posted, 'BAD_REQUEST', 'lead');
+    const http10 = await sendRaw(port, 'GET /api/v1/lookup/zip/10001 HTTP/1.0\r\n\r\n');
+    expect(http10.status).toBe(200);
+  });
+
+  it('a text/plain body (or any type but JSON) to a JSON route gets 415 in the error shape', async () => {
+    for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded']) {
+      const answer = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/lead',
+        headers: { 'content-type': type },
+        payload: JSON.stringify({ amount: 500, loanReason: 'OTHER', zipCode: '10001' }),
+      });
+      expect(answer.statusCode, type).toBe(415);
+      expect(answer.json()).toEqual({
+        error: {
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: 'Send the request body as JSON (Content-Type: application/json).',
+        },
+      });
+    }
+  });
+
+  it('forbids framing one way: X-Frame-Options DENY beside frame-ancestors none', async () => {
+    for (const url of ['/api/v1/config', '/api/v1/lookup/zip/10001', '/no-such-page']) {
+      const answer = await t.app.inject({ method: 'GET', url });
+      expect(answer.headers['x-frame-options'], url).toBe('DENY');
+      expect(answer.headers['content-security-policy'], url).toContain("frame-ancestors 'none'");
+    }
   });
 
   it('a stray byte after a request gets 400 in the error shape', async () => {

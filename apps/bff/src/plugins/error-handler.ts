@@ -67,6 +67,12 @@ function leadIdOf(error: unknown, request: FastifyRequest): string | undefined {
 /** The single error handler: every failure leaves the API in the shape of `ApiErrorSchema`. */
 export default fp(
   async (app) => {
+    // HTTP/1.1 requires a Host header (RFC 9112, 3.2): a request without one is malformed. HTTP/1.0 may omit it.
+    app.addHook('onRequest', async (request) => {
+      if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+        throw new HttpError(400, 'BAD_REQUEST', 'The request has no Host header.');
+      }
+    });
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof HttpError) {
         return reply.code(error.statusCode).send(body(error.code, error.message, error.fields, error.leadId));
