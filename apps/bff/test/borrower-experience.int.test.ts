@@ -24,6 +24,15 @@ describe('the borrower-facing answers of the API', () => {
     [{ amount: 500, loanReason: 'DEBT_CONSOLIDATION' }, { zipCode: 'Zip code is required!' }],
     [{ ...LANDING, zipCode: '1000' }, { zipCode: 'Zip code must be 5 characters long!' }],
     [{ ...LANDING, zipCode: '00000' }, { zipCode: 'Invalid zip code!' }],
+    // Present but wrong: a range or format message, never "… is required!" (issue 23).
+    [{ ...LANDING, amount: 99 }, { amount: 'Please select a loan amount from $100 to $5,000' }],
+    [{ ...LANDING, amount: 5001 }, { amount: 'Please select a loan amount from $100 to $5,000' }],
+    [{ ...LANDING, loanReason: 'VACATION' }, { loanReason: 'Please select a loan reason from the list' }],
+    [{ ...LANDING, zipCode: 10001 }, { zipCode: 'Zip code must be 5 digits sent as text, like "01234"!' }],
+    [
+      { ...LANDING, amount: null, zipCode: ' ' },
+      { amount: 'Loan amount is required!', zipCode: 'Zip code is required!' },
+    ],
     [
       {},
       {

@@ -213,9 +213,9 @@ describe('privacy requests on real Redis', () => {
     expect(emptyUnsubscribe.json()).toEqual({
       error: {
         code: 'VALIDATION_FAILED',
-        message: 'Email is required!',
+        message: 'invalid email address',
         fields: {
-          email: 'Email is required!',
+          email: 'invalid email address',
           phone: 'Phone number is required!',
           reason: 'Unsubscribe reason is required!',
         },
@@ -229,9 +229,9 @@ describe('privacy requests on real Redis', () => {
     });
     expect(badUnsubscribe.statusCode).toBe(400);
     expect(badUnsubscribe.json().error.fields).toEqual({
-      email: 'Invalid email address',
+      email: 'invalid email address',
       phone: 'Phone number must be 10 characters long',
-      reason: 'Unsubscribe reason is required!',
+      reason: 'Please select an unsubscribe reason from the list',
     });
 
     const emptyDoNotSell = await t.app.inject({
@@ -249,7 +249,7 @@ describe('privacy requests on real Redis', () => {
       country: 'Country is required!',
       zip: 'Zip code must be 5 characters long',
       state: 'State is required!',
-      address: 'Address is required!',
+      address: 'Address must be 5 characters long',
       city: 'City is required!',
     });
 

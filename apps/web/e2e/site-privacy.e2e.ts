@@ -7,18 +7,17 @@ import type { Page } from 'playwright-core';
 import {
   CITY_REQUIRED,
   COUNTRY_REQUIRED,
-  EMAIL_INVALID,
   EMAIL_REQUIRED,
   PHONE_INVALID,
   PHONE_REQUIRED,
   PRIVACY_ADDRESS_LENGTH,
-  PRIVACY_ADDRESS_REQUIRED,
   PRIVACY_FIRST_NAME_REQUIRED,
   PRIVACY_LAST_NAME_REQUIRED,
   PRIVACY_PHONE_LENGTH,
   PRIVACY_STATE_REQUIRED,
   PRIVACY_ZIP_CODE_LENGTH,
   STATE_RESIDENCY_REQUIRED,
+  UNSUBSCRIBE_EMAIL_INVALID,
   UNSUBSCRIBE_REASON_REQUIRED,
 } from '@funnel/contracts/messages';
 import { DO_NOT_SELL_CONFIRMATION, UNSUBSCRIBE_CONFIRMATION } from '@funnel/contracts/privacy';
@@ -78,7 +77,7 @@ async function acknowledgeAlert(
 test('unsubscribe refuses bad input with the spec messages and stores nothing', async () => {
   const { context, page, errors } = await openPage(harness, '/unsubscribe', 375);
   await submit(page, 'Unsubscribe');
-  await assertFieldError(page, 'email', EMAIL_REQUIRED);
+  await assertFieldError(page, 'email', UNSUBSCRIBE_EMAIL_INVALID);
   await assertFieldError(page, 'phone', PHONE_REQUIRED);
   await assertFieldError(page, 'reason', UNSUBSCRIBE_REASON_REQUIRED);
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'email', 'focus on the first to fix');
@@ -90,7 +89,7 @@ test('unsubscribe refuses bad input with the spec messages and stores nothing', 
   await phone.fill('212555');
   assert.equal(await phone.inputValue(), '(212)-555', 'the (999)-999-9999 mask');
   await submit(page, 'Unsubscribe');
-  await assertFieldError(page, 'email', EMAIL_INVALID);
+  await assertFieldError(page, 'email', UNSUBSCRIBE_EMAIL_INVALID);
   await assertFieldError(page, 'phone', PRIVACY_PHONE_LENGTH);
 
   await phone.fill('1125550142');
@@ -149,7 +148,7 @@ test("unsubscribe: the server's field messages show next to the fields", async (
   await page.getByLabel('Phone number', { exact: true }).fill('3125557788');
   await page.getByLabel('Why do you want to unsubscribe?', { exact: true }).selectOption('SPAM');
   await submit(page, 'Unsubscribe');
-  await assertFieldError(page, 'email', EMAIL_INVALID);
+  await assertFieldError(page, 'email', UNSUBSCRIBE_EMAIL_INVALID);
   await assertFieldError(page, 'phone', PRIVACY_PHONE_LENGTH);
   assert.equal(await page.getByRole('alertdialog').count(), 0);
   assert.equal((await storedPrivacyRequests(harness)).length, before, 'nothing stored');
@@ -189,7 +188,7 @@ test('do-not-sell refuses bad input with the spec messages; the middle name is o
   await assertFieldError(page, 'country', COUNTRY_REQUIRED);
   await assertFieldError(page, 'zip', PRIVACY_ZIP_CODE_LENGTH);
   await assertFieldError(page, 'state', PRIVACY_STATE_REQUIRED);
-  await assertFieldError(page, 'address', PRIVACY_ADDRESS_REQUIRED);
+  await assertFieldError(page, 'address', PRIVACY_ADDRESS_LENGTH);
   await assertFieldError(page, 'city', CITY_REQUIRED);
   assert.equal(await page.locator('#middleName-error').count(), 0, 'no message for the optional middle name');
   await assertAccessible(page, 'do-not-sell with errors');

@@ -6,7 +6,9 @@ import {
   EMAIL_REQUIRED,
   UNSUPPORTED_CHARACTERS,
   ZIP_CODE_LENGTH,
+  ZIP_CODE_NOT_TEXT,
   ZIP_CODE_REQUIRED,
+  missingOr,
 } from './messages.js';
 import { LoanAmountSchema, LoanReasonSchema } from './options.js';
 import { hasOnlySupportedCharacters } from './rules/text.js';
@@ -17,11 +19,12 @@ const EMAIL_MAX = 254;
 /**
  * A trimmed text answer in Unicode NFC. A missing key, a non-string and an all-blank string all read `required`:
  * to a person they are the same empty field. The required check aborts so an empty field shows only that message.
- * Control, bidi-override and broken characters are refused with one message (`rules/text.ts`).
+ * Control, bidi-override and broken characters are refused with one message (`rules/text.ts`). A value that is
+ * present but not a string gets `notText` (the required message unless a field has a better one).
  */
-export function requiredText(required: string) {
+export function requiredText(required: string, notText = required) {
   return z
-    .string({ error: required })
+    .string({ error: missingOr(required, notText) })
     .trim()
     .refine(hasOnlySupportedCharacters, { error: UNSUPPORTED_CHARACTERS, abort: true })
     .normalize('NFC')
@@ -31,12 +34,17 @@ export function requiredText(required: string) {
 // Field schemas shared by several forms.
 
 /** A ZIP code: five digits after trimming. */
-export const ZipCodeSchema = requiredText(ZIP_CODE_REQUIRED).regex(/^\d{5}$/, { error: ZIP_CODE_LENGTH });
+export const ZipCodeSchema = requiredText(ZIP_CODE_REQUIRED, ZIP_CODE_NOT_TEXT).regex(/^\d{5}$/, {
+  error: ZIP_CODE_LENGTH,
+});
 
-/** An email address, trimmed. */
-export const EmailSchema = requiredText(EMAIL_REQUIRED)
-  .max(EMAIL_MAX, { error: EMAIL_INVALID })
-  .regex(z.regexes.email, { error: EMAIL_INVALID });
+/** An email address, trimmed, with a form's messages for a missing and a malformed one. */
+export function emailSchema(required: string, invalid: string) {
+  return requiredText(required).max(EMAIL_MAX, { error: invalid }).regex(z.regexes.email, { error: invalid });
+}
+
+/** An email address, trimmed: the wizard's messages. */
+export const EmailSchema = emailSchema(EMAIL_REQUIRED, EMAIL_INVALID);
 
 /**
  * The landing form (spec §2): amount, loan reason and ZIP code, plus the email of a deep link

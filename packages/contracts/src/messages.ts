@@ -30,9 +30,24 @@ export const DIRECT_DEPOSIT_REQUIRED = 'Please choose an answer!';
 // Landing.
 
 export const LOAN_AMOUNT_REQUIRED = 'Loan amount is required!';
+/** An amount sent but not offered (99, 150, 5001): the range of the list, in the spec's style (issue 23). */
+export const LOAN_AMOUNT_INVALID = 'Please select a loan amount from $100 to $5,000';
 export const LOAN_REASON_REQUIRED = 'Loan reason is required!';
+/** A reason sent but not on the list ('VACATION'). */
+export const LOAN_REASON_INVALID = 'Please select a loan reason from the list';
 export const ZIP_CODE_REQUIRED = 'Zip code is required!';
 export const ZIP_CODE_LENGTH = 'Zip code must be 5 characters long!';
+/** A ZIP code sent as a number: its leading zeros would be lost, so it must come as text. */
+export const ZIP_CODE_NOT_TEXT = 'Zip code must be 5 digits sent as text, like "01234"!';
+
+/**
+ * A zod error message that tells a missing value (absent, null or blank) from one present but wrong: the
+ * "required" message is for the first only (issue 23).
+ */
+export function missingOr(required: string, invalid: string) {
+  return (issue: { input?: unknown }): string =>
+    issue.input === undefined || issue.input === null || issue.input === '' ? required : invalid;
+}
 
 // Name and contact.
 
@@ -118,6 +133,10 @@ export const SSN_NOT_ISSUABLE = 'Please enter a valid Social Security Number';
 export const PRIVACY_PHONE_LENGTH = 'Phone number must be 10 characters long';
 /** The observed 'Unsubscribe is required!' named the form field, not the thing asked for. */
 export const UNSUBSCRIBE_REASON_REQUIRED = 'Unsubscribe reason is required!';
+/** A reason sent but not on the list. */
+export const UNSUBSCRIBE_REASON_INVALID = 'Please select an unsubscribe reason from the list';
+/** Spec §5, kept exactly (decisions.md): one message for an empty and a malformed unsubscribe email. */
+export const UNSUBSCRIBE_EMAIL_INVALID = 'invalid email address';
 export const STATE_RESIDENCY_REQUIRED = 'Please select an answer!';
 export const PRIVACY_FIRST_NAME_REQUIRED = 'First Name is required!';
 export const PRIVACY_LAST_NAME_REQUIRED = 'Last Name is required!';
@@ -125,9 +144,8 @@ export const COUNTRY_REQUIRED = 'Country is required!';
 export const PRIVACY_ZIP_CODE_LENGTH = 'Zip code must be 5 characters long';
 /** The observed 'State Type is required!' named a field that does not exist. */
 export const PRIVACY_STATE_REQUIRED = 'State is required!';
+/** Spec §5, kept exactly (decisions.md): one message for an empty and a short do-not-sell address. */
 export const PRIVACY_ADDRESS_LENGTH = 'Address must be 5 characters long';
-/** An empty address is missing, not short: the length message read wrong on a blank field. */
-export const PRIVACY_ADDRESS_REQUIRED = 'Address is required!';
 export const CITY_REQUIRED = 'City is required!';
 
 /**

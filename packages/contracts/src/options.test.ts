@@ -77,8 +77,12 @@ describe('loan amounts', () => {
     expect(LoanAmountSchema.parse(DEFAULT_LOAN_AMOUNT)).toBe(500);
   });
 
-  it.each([undefined, 750, 6000, '500', null])('rejects %j with the spec message', (input) => {
+  it.each([undefined, null, ''])('rejects a missing amount (%j) with the spec message', (input) => {
     expect(messageFor(LoanAmountSchema, input)).toBe('Loan amount is required!');
+  });
+
+  it.each([99, 750, 5001, 6000, '500'])('rejects an amount not offered (%j) with the range', (input) => {
+    expect(messageFor(LoanAmountSchema, input)).toBe('Please select a loan amount from $100 to $5,000');
   });
 });
 
@@ -269,13 +273,35 @@ describe('selection schemas give the spec §5 message for a missing or unknown a
     ['debt amount', UnsecuredDebtSchema, 'Please select one option.'],
     ['own car', OwnCarSchema, 'Please select one option.'],
     ['best time to contact', ContactTimeSchema, 'Please select one option.'],
-    ['unsubscribe reason', UnsubscribeReasonSchema, 'Unsubscribe reason is required!'],
     ['issuing state', UsStateCodeSchema, 'Issuing state is required!'],
   ] as const)('%s', (_name, schema, message) => {
     expect(messageFor(schema, undefined)).toBe(message);
     expect(messageFor(schema, '')).toBe(message);
     expect(messageFor(schema, 'NOT_AN_OPTION')).toBe(message);
   });
+
+  it.each([
+    [
+      'loan reason',
+      LoanReasonSchema,
+      'Loan reason is required!',
+      'Please select a loan reason from the list',
+    ],
+    [
+      'unsubscribe reason',
+      UnsubscribeReasonSchema,
+      'Unsubscribe reason is required!',
+      'Please select an unsubscribe reason from the list',
+    ],
+  ] as const)(
+    '%s: "required" when missing, the list when present but not on it',
+    (_name, schema, required, invalid) => {
+      expect(messageFor(schema, undefined)).toBe(required);
+      expect(messageFor(schema, null)).toBe(required);
+      expect(messageFor(schema, '')).toBe(required);
+      expect(messageFor(schema, 'VACATION')).toBe(invalid);
+    },
+  );
 
   it('numeric lists take numbers, not the strings a select holds', () => {
     expect(ResidenceDurationSchema.parse(120)).toBe(120);

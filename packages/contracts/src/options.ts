@@ -9,10 +9,14 @@ import {
   CHOOSE_AN_ANSWER,
   DIRECT_DEPOSIT_REQUIRED,
   ISSUING_STATE_REQUIRED,
+  LOAN_AMOUNT_INVALID,
   LOAN_AMOUNT_REQUIRED,
+  LOAN_REASON_INVALID,
   LOAN_REASON_REQUIRED,
   SELECT_ONE_OPTION,
+  UNSUBSCRIBE_REASON_INVALID,
   UNSUBSCRIBE_REASON_REQUIRED,
+  missingOr,
 } from './messages.js';
 import { daysInMonth } from './rules/calendar-date.js';
 
@@ -58,7 +62,9 @@ export const LOAN_AMOUNTS = [
 ] as const satisfies readonly Option<number>[];
 export const LOAN_AMOUNT_VALUES = valuesOf(LOAN_AMOUNTS);
 /** A loan amount in whole dollars, one of `LOAN_AMOUNTS`. */
-export const LoanAmountSchema = z.literal(LOAN_AMOUNT_VALUES, { error: LOAN_AMOUNT_REQUIRED });
+export const LoanAmountSchema = z.literal(LOAN_AMOUNT_VALUES, {
+  error: missingOr(LOAN_AMOUNT_REQUIRED, LOAN_AMOUNT_INVALID),
+});
 export type LoanAmount = z.infer<typeof LoanAmountSchema>;
 /** decisions.md settles the spec's two readings on $500. */
 export const DEFAULT_LOAN_AMOUNT = 500 satisfies LoanAmount;
@@ -85,7 +91,9 @@ export const LOAN_REASONS = [
   { value: 'OTHER', label: 'Other' },
 ] as const satisfies readonly Option<string>[];
 export const LOAN_REASON_VALUES = valuesOf(LOAN_REASONS);
-export const LoanReasonSchema = z.enum(LOAN_REASON_VALUES, { error: LOAN_REASON_REQUIRED });
+export const LoanReasonSchema = z.enum(LOAN_REASON_VALUES, {
+  error: missingOr(LOAN_REASON_REQUIRED, LOAN_REASON_INVALID),
+});
 export type LoanReason = z.infer<typeof LoanReasonSchema>;
 export const DEFAULT_LOAN_REASON = 'DEBT_CONSOLIDATION' satisfies LoanReason;
 
@@ -272,7 +280,7 @@ export const UNSUBSCRIBE_REASONS = [
 ] as const satisfies readonly Option<string>[];
 export const UNSUBSCRIBE_REASON_VALUES = valuesOf(UNSUBSCRIBE_REASONS);
 export const UnsubscribeReasonSchema = z.enum(UNSUBSCRIBE_REASON_VALUES, {
-  error: UNSUBSCRIBE_REASON_REQUIRED,
+  error: missingOr(UNSUBSCRIBE_REASON_REQUIRED, UNSUBSCRIBE_REASON_INVALID),
 });
 export type UnsubscribeReason = z.infer<typeof UnsubscribeReasonSchema>;
 

@@ -68,7 +68,7 @@ describe('UnsubscribeRequestSchema', () => {
 
   it('refuses an empty form with one message per field', () => {
     expect(messages(UnsubscribeRequestSchema.safeParse({}))).toEqual({
-      email: 'Email is required!',
+      email: 'invalid email address',
       phone: 'Phone number is required!',
       reason: 'Unsubscribe reason is required!',
     });
@@ -78,9 +78,13 @@ describe('UnsubscribeRequestSchema', () => {
     expect(
       messages(UnsubscribeRequestSchema.safeParse({ email: 'maria@', phone: '212-555', reason: 'BORED' })),
     ).toEqual({
-      email: 'Invalid email address',
+      email: 'invalid email address',
       phone: 'Phone number must be 10 characters long',
-      reason: 'Unsubscribe reason is required!',
+      reason: 'Please select an unsubscribe reason from the list',
+    });
+    // Spec §5 (kept by decisions.md): one message for an empty and a malformed email.
+    expect(messages(UnsubscribeRequestSchema.safeParse({ ...UNSUBSCRIBE, email: '  ' }))).toEqual({
+      email: 'invalid email address',
     });
   });
 });
@@ -127,11 +131,12 @@ describe('DoNotSellRequestSchema', () => {
       country: 'Country is required!',
       zip: 'Zip code must be 5 characters long',
       state: 'State is required!',
-      address: 'Address is required!',
+      address: 'Address must be 5 characters long',
       city: 'City is required!',
     });
+    // Spec §5 (kept by decisions.md): one message for an empty and a short address.
     expect(messages(DoNotSellRequestSchema.safeParse({ ...DO_NOT_SELL, address: '   ' }))).toEqual({
-      address: 'Address is required!',
+      address: 'Address must be 5 characters long',
     });
   });
 

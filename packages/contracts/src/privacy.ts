@@ -10,20 +10,20 @@ import {
   PHONE_INVALID,
   PHONE_REQUIRED,
   PRIVACY_ADDRESS_LENGTH,
-  PRIVACY_ADDRESS_REQUIRED,
   PRIVACY_FIRST_NAME_REQUIRED,
   PRIVACY_LAST_NAME_REQUIRED,
   PRIVACY_PHONE_LENGTH,
   PRIVACY_STATE_REQUIRED,
   PRIVACY_ZIP_CODE_LENGTH,
   STATE_RESIDENCY_REQUIRED,
+  UNSUBSCRIBE_EMAIL_INVALID,
   UNSUPPORTED_CHARACTERS,
   maxLengthMessage,
 } from './messages.js';
 import { UnsubscribeReasonSchema, toUsStateCode, type Option } from './options.js';
 import { isValidUsPhone, normalizePhoneDigits } from './rules/phone.js';
 import { hasOnlySupportedCharacters } from './rules/text.js';
-import { requiredText } from './landing.js';
+import { emailSchema, requiredText } from './landing.js';
 import { EmailSchema } from './steps.js';
 
 // Length caps the spec does not state, as on the wizard's text fields: they bound what a client can store.
@@ -47,9 +47,12 @@ export const PrivacyPhoneSchema = requiredText(PHONE_REQUIRED)
 
 // Unsubscribe.
 
+/** The unsubscribe form's email: spec §5 gives one message, 'invalid email address', for empty and malformed. */
+export const UnsubscribeEmailSchema = emailSchema(UNSUBSCRIBE_EMAIL_INVALID, UNSUBSCRIBE_EMAIL_INVALID);
+
 /** POST /api/v1/privacy/unsubscribe: stop marketing email, text and calls to this contact. */
 export const UnsubscribeRequestSchema = z.object({
-  email: EmailSchema,
+  email: UnsubscribeEmailSchema,
   phone: PrivacyPhoneSchema,
   reason: UnsubscribeReasonSchema,
 });
@@ -114,7 +117,8 @@ export const DoNotSellRequestSchema = z.object({
     }
     return code;
   }),
-  address: requiredText(PRIVACY_ADDRESS_REQUIRED)
+  // Spec §5: 'Address must be 5 characters long' for an empty address too (decisions.md keeps it).
+  address: requiredText(PRIVACY_ADDRESS_LENGTH)
     .min(ADDRESS_MIN, { error: PRIVACY_ADDRESS_LENGTH, abort: true })
     .max(TEXT_MAX, { error: maxLengthMessage('Address', TEXT_MAX) }),
   city: requiredText(CITY_REQUIRED).max(TEXT_MAX, { error: maxLengthMessage('City', TEXT_MAX) }),

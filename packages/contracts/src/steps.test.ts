@@ -74,7 +74,7 @@ describe('step rules of spec §5 as amended by decisions.md', () => {
     ['lgname', 'firstName', 'A'.repeat(51), 'First name must be at most 50 characters'],
     ['lgname', 'lastName', MISSING, 'Last name is required!'],
     ['lgname', 'lastName', '', 'Last name is required!'],
-    ['lgname', 'amount', 750, 'Loan amount is required!'],
+    ['lgname', 'amount', 750, 'Please select a loan amount from $100 to $5,000'],
     ['email', 'email', MISSING, 'Email is required!'],
     ['email', 'email', ' ', 'Email is required!'],
     ['email', 'email', 'not-an-email', 'Invalid email address'],
@@ -297,8 +297,8 @@ describe('LandingSchema', () => {
 
   it.each<[Record<string, unknown>, Record<string, string>]>([
     [{ zipCode: '123' }, { zipCode: 'Zip code must be 5 characters long!' }],
-    [{ amount: 450 }, { amount: 'Loan amount is required!' }],
-    [{ loanReason: 'RENEWABLE_ENERGY' }, { loanReason: 'Loan reason is required!' }],
+    [{ amount: 450 }, { amount: 'Please select a loan amount from $100 to $5,000' }],
+    [{ loanReason: 'RENEWABLE_ENERGY' }, { loanReason: 'Please select a loan reason from the list' }],
     [{ email: 'ada' }, { email: 'Invalid email address' }],
   ])('%j → %j', (change, errors) => {
     const result = LandingSchema.safeParse({ ...landing, ...change });
