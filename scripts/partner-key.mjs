@@ -30,13 +30,16 @@ if (
 // 256 random bits: a fast hash is then enough to store it, there is no dictionary to guess from.
 const apiKey = `fpk_${randomBytes(32).toString('base64url')}`;
 const keySha256 = createHash('sha256').update(apiKey).digest('hex');
-const webhookSecret = `whsec_${randomBytes(32).toString('hex')}`;
+// A Standard Webhooks secret (whsec_ + base64 of 32 random bytes): every Standard Webhooks library reads it.
+const webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;
 
 console.log(`# Partner "${partnerId}": the API key, shown only now. We keep only its SHA-256.`);
 console.log(`PARTNER_API_KEY=${apiKey}`);
 console.log('# Append to PARTNER_API_KEYS (BFF), comma-separated with the entries already there:');
 console.log(`PARTNER_API_KEYS_ENTRY=${partnerId}:${affiliateId}:${keySha256}:${rate}`);
-console.log('# Webhook secret for the partner to verify X-Funnel-Signature; append the entry to');
+console.log(
+  '# Webhook secret for the partner to verify webhook-signature (Standard Webhooks); append the entry to',
+);
 console.log(
   '# PARTNER_WEBHOOK_SECRETS in the BFF and the worker (only needed if the partner wants webhooks):',
 );

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { PartnerWebhookJobSchema } from '@funnel/contracts/jobs';
 import { isFinalOutcome } from '@funnel/contracts/lead-outcome';
 import { PartnerWebhookPayloadSchema } from '@funnel/contracts/partner-api';
+import { standardWebhookHeaders } from '@funnel/server-runtime/standard-webhook';
 import { WEBHOOK_SIGNATURE_HEADER, signWebhookPayload } from '@funnel/server-runtime/webhook-signature';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
 import type { PartnerWebhookSecrets } from '@funnel/lead-store/partner-config';
@@ -20,9 +21,15 @@ export type WebhookDeliveryResult = { delivered: number } | { skipped: string };
 
 const USER_AGENT = 'funnel-webhooks/1';
 
+/** The Standard Webhooks event id of a lead's outcome: one final outcome per lead, the same on every retry. */
+export function webhookEventId(leadId: string): string {
+  return `msg_${leadId}`;
+}
+
 /**
  * One attempt at telling a partner its lead's final outcome: the signed JSON `{ leadId, outcome, redirectUrl?,
- * decidedAt }`, never personal data. A network error, a timeout or any non-2xx answer throws, and BullMQ retries
+ * decidedAt }`, never personal data. Signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`), and for one deprecation period also with the older `X-Funnel-Signature` (CHANGELOG.md). A network error, a timeout or any non-2xx answer throws, and BullMQ retries
  * with exponential backoff (PARTNER_WEBHOOK_JOB_OPTIONS); each attempt is signed afresh, so its timestamp is
  * current. A lead that is gone, or has no webhook, is skipped.
  */
@@ -47,8 +54,10 @@ export function createWebhookDeliveryProcessor(deps: WebhookDeliveryDeps) {
         decidedAt: outcome.at,
       }),
     );
+    const timestamp = Math.floor(deps.now() / 1000);
     const headers = {
-      [WEBHOOK_SIGNATURE_HEADER]: signWebhookPayload(secrets, body, Math.floor(deps.now() / 1000)),
+      ...standardWebhookHeaders(secrets, webhookEventId(leadId), body, timestamp),
+      [WEBHOOK_SIGNATURE_HEADER]: signWebhookPayload(secrets, body, timestamp),
       'user-agent': USER_AGENT,
     };
     let status: number;

@@ -8,6 +8,7 @@ import { PartnerWebhookPayloadSchema } from '@funnel/contracts/partner-api';
 import { addDays } from '@funnel/contracts/rules/calendar-date';
 import { nextBankBusinessDay } from '@funnel/contracts/rules/pay-dates';
 import { SAMPLE_LEAD } from '@funnel/contracts/sample-lead';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { verifyWebhookSignature } from '@funnel/server-runtime/webhook-signature';
 import { PartnerWebhookSecretsSchema } from '@funnel/lead-store/partner-config';
 import { freePort, startApp, type AppProcess } from '@funnel/testing/processes';
@@ -15,7 +16,9 @@ import { createWebhookDeliveryProcessor } from '../src/webhook-delivery-processo
 import { WebhookAddressRefusedError, WebhookSender } from '../src/webhook-sender.js';
 import { Pipeline, startSandbox } from './pipeline-fixture.js';
 
-const SECRET = randomBytes(32).toString('hex');
+/** Standard Webhooks secrets, as `scripts/partner-key.mjs` issues them. */
+const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
+const OTHER_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const FAST_BACKOFF = { backoff: { type: 'exponential', delay: 100 } } as const;
 
 interface Delivery {
@@ -89,6 +92,28 @@ describe('partner webhooks', () => {
       await expect.poll(async () => (await job?.getState()) ?? 'gone', { timeout: 5000 }).toBe('completed');
       expect(job?.data).toEqual({ leadId });
 
+      // Standard Webhooks: any of its libraries verifies a delivery with the secret we issued.
+      const ids = new Set<string>();
+      for (const delivery of receiver.deliveries) {
+        const standard = {
+          'webhook-id': String(delivery.headers['webhook-id']),
+          'webhook-timestamp': String(delivery.headers['webhook-timestamp']),
+          'webhook-signature': String(delivery.headers['webhook-signature']),
+        };
+        ids.add(standard['webhook-id']);
+        expect(standard['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+        expect(new Webhook(SECRET).verify(delivery.body, standard)).toEqual(JSON.parse(delivery.body));
+        expect(() => new Webhook(OTHER_SECRET).verify(delivery.body, standard)).toThrow(
+          WebhookVerificationError,
+        );
+        expect(() => new Webhook(SECRET).verify(delivery.body.replace('sold', 'rejected'), standard)).toThrow(
+          WebhookVerificationError,
+        );
+      }
+      // One event, retried: the same webhook-id, so a receiver can drop the repeat.
+      expect([...ids]).toEqual([`msg_${leadId}`]);
+
+      // The older X-Funnel-Signature still comes, for its deprecation period (CHANGELOG.md).
       for (const delivery of receiver.deliveries) {
         const header = delivery.headers['x-funnel-signature'] as string;
         expect(header).toMatch(/^t=\d+,v1=[a-f0-9]{64}$/);

@@ -81,7 +81,14 @@ export const PartnerApiKeysSchema = z
   });
 
 /**
- * `PARTNER_WEBHOOK_SECRETS`: comma-separated `partnerId:secret` entries (secrets of 32+ characters, no commas).
+ * A Standard Webhooks secret: base64 (of 24+ bytes), optionally prefixed `whsec_`, as every Standard Webhooks
+ * library reads it (`scripts/partner-key.mjs` issues `whsec_` and 64 hex digits, which is base64 too).
+ */
+const STANDARD_WEBHOOK_SECRET = /^(?:whsec_)?(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * `PARTNER_WEBHOOK_SECRETS`: comma-separated `partnerId:secret` entries (secrets of 32+ characters, no commas,
+ * base64 with an optional `whsec_` prefix: the Standard Webhooks form).
  * A partner listed twice has two secrets during a rotation: webhooks carry a signature under each, current
  * (first listed) first. Unset or empty: no partner gets webhooks.
  */
@@ -94,11 +101,18 @@ export const PartnerWebhookSecretsSchema = z
       const separator = entry.indexOf(':');
       const partnerId = entry.slice(0, Math.max(0, separator));
       const secret = entry.slice(separator + 1);
-      if (separator < 0 || !PARTNER_ID.test(partnerId) || secret.length < MIN_SECRET_LENGTH) {
+      if (
+        separator < 0 ||
+        !PARTNER_ID.test(partnerId) ||
+        secret.length < MIN_SECRET_LENGTH ||
+        !STANDARD_WEBHOOK_SECRET.test(secret)
+      ) {
         ctx.issues.push({
           code: 'custom',
           input: `entry ${index + 1}`,
-          message: `entry ${index + 1} is not partnerId:secret with a secret of ${MIN_SECRET_LENGTH}+ characters`,
+          message:
+            `entry ${index + 1} is not partnerId:secret with a secret of ${MIN_SECRET_LENGTH}+ characters in ` +
+            'base64 (optionally prefixed whsec_)',
         });
         return;
       }
