@@ -151,6 +151,26 @@ function bodyFor(schema: JsonSchema | undefined): fc.Arbitrary<unknown> {
   return fc.oneof(base, base, broken, fc.jsonValue({ maxDepth: 3 }), hostileString);
 }
 
+interface ApiDocument {
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components?: { schemas?: Record<string, unknown> };
+}
+
+/** The document with every `$ref` to a named schema replaced by the schema, so bodies are drawn from it. */
+function dereferenced(doc: ApiDocument): ApiDocument {
+  const schemas = doc.components?.schemas ?? {};
+  const resolve = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(resolve);
+    if (!node || typeof node !== 'object') return node;
+    const { $ref } = node as { $ref?: unknown };
+    if (typeof $ref === 'string' && $ref.startsWith('#/components/schemas/')) {
+      return resolve(schemas[$ref.slice('#/components/schemas/'.length)]);
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolve(value)]));
+  };
+  return { ...doc, paths: resolve(doc.paths) as ApiDocument['paths'] };
+}
+
 /**
  * `value` as a path segment. A lone surrogate has no UTF-8 form: it is sent as the bytes a careless client would
  * send for it (an invalid UTF-8 sequence), which the server must refuse cleanly.
@@ -186,9 +206,9 @@ describe('fuzz: every operation of the API document', () => {
         RATE_LIMIT_ENABLED: 'false',
       },
     });
-    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
-      paths: Record<string, Record<string, Record<string, unknown>>>;
-    };
+    const doc = dereferenced(
+      (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as ApiDocument,
+    );
     for (const [path, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {
         const content = (op.requestBody as { content?: Record<string, { schema?: JsonSchema }> } | undefined)
@@ -243,11 +263,10 @@ describe('fuzz: every operation of the API document', () => {
           ? fc.constantFrom('none', 'forged')
           : fc.constantFrom('valid', 'none', 'forged'),
         auth: fc.constantFrom('right', 'none', 'wrong'),
-        contentType: fc.constantFrom(
-          'application/json',
-          'application/json',
-          'application/json; charset=utf-8',
-          ...WRONG_CONTENT_TYPES,
+        // Mostly JSON, so valid bodies reach the handlers; a quarter of another type, each answered 415.
+        contentType: fc.oneof(
+          { arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8'), weight: 3 },
+          { arbitrary: fc.constantFrom(...WRONG_CONTENT_TYPES), weight: 1 },
         ),
       });
       await fc.assert(

@@ -14,19 +14,21 @@ import { TrackingSchema } from './tracking.js';
 export const CreateLeadRequestSchema = LandingSchema.extend({
   tracking: TrackingSchema.optional(),
   landingParams: LandingParamsSchema.optional(),
-});
+}).meta({ id: 'CreateLeadRequest' });
 export type CreateLeadRequest = z.input<typeof CreateLeadRequestSchema>;
 
 /**
  * POST /api/v1/lead from a deep link `?email=&loan_reason=`: pre-fills a new lead only; it never loads or
  * resumes anyone's data (decisions.md). The ZIP is asked on the address step and the amount on the name step.
  */
-export const DeepLinkLeadRequestSchema = z.object({
-  email: EmailSchema,
-  loanReason: LoanReasonSchema,
-  tracking: TrackingSchema.optional(),
-  landingParams: LandingParamsSchema.optional(),
-});
+export const DeepLinkLeadRequestSchema = z
+  .object({
+    email: EmailSchema,
+    loanReason: LoanReasonSchema,
+    tracking: TrackingSchema.optional(),
+    landingParams: LandingParamsSchema.optional(),
+  })
+  .meta({ id: 'DeepLinkLeadRequest' });
 export type DeepLinkLeadRequest = z.input<typeof DeepLinkLeadRequestSchema>;
 
 /**
@@ -46,32 +48,38 @@ export function createLeadBodySchema(
 export const MaskedAnswersSchema = z.partialRecord(z.enum(SENSITIVE_CLIENT_FIELDS), z.string());
 
 /** What the API tells a visitor about their own lead. Sensitive answers appear only in `masked`. */
-export const LeadSummarySchema = z.object({
-  answers: z.record(z.string(), z.unknown()),
-  masked: MaskedAnswersSchema,
-  nextStep: StepNameSchema,
-  progress: z.number(),
-  /** Present once the lead was submitted: where it stands with the lenders. */
-  outcome: LeadOutcomeSchema.optional(),
-});
+export const LeadSummarySchema = z
+  .object({
+    answers: z.record(z.string(), z.unknown()),
+    masked: MaskedAnswersSchema,
+    nextStep: StepNameSchema,
+    progress: z.number(),
+    /** Present once the lead was submitted: where it stands with the lenders. */
+    outcome: LeadOutcomeSchema.optional(),
+  })
+  .meta({ id: 'LeadSummary' });
 export type LeadSummary = z.infer<typeof LeadSummarySchema>;
 
 /** PUT /api/v1/lead/steps/:step response. */
-export const StepSavedSchema = z.object({
-  nextStep: StepNameSchema,
-  progress: z.number(),
-});
+export const StepSavedSchema = z
+  .object({
+    nextStep: StepNameSchema,
+    progress: z.number(),
+  })
+  .meta({ id: 'StepSaved' });
 export type StepSaved = z.infer<typeof StepSavedSchema>;
 
-export const ZipPlaceSchema = z.object({
-  city: z.string(),
-  state: z.string(),
-  lat: z.number(),
-  lon: z.number(),
-});
+export const ZipPlaceSchema = z
+  .object({
+    city: z.string(),
+    state: z.string(),
+    lat: z.number(),
+    lon: z.number(),
+  })
+  .meta({ id: 'ZipPlace' });
 export type ZipPlace = z.infer<typeof ZipPlaceSchema>;
 
-export const BankLookupSchema = z.object({ bankName: z.string() });
+export const BankLookupSchema = z.object({ bankName: z.string() }).meta({ id: 'BankLookup' });
 export type BankLookup = z.infer<typeof BankLookupSchema>;
 
 export const SUGGEST_FIELDS = ['first_name', 'last_name', 'job_title', 'employer'] as const;
@@ -87,14 +95,16 @@ export const AddressSuggestQuerySchema = z.object({
     .regex(/^\d{5}$/)
     .optional(),
 });
-export const SuggestionsSchema = z.object({ suggestions: z.array(z.string()) });
+export const SuggestionsSchema = z.object({ suggestions: z.array(z.string()) }).meta({ id: 'Suggestions' });
 export type Suggestions = z.infer<typeof SuggestionsSchema>;
 
 /** POST /api/v1/logs — a browser-side error report (spec §7 /logs). */
-export const ClientLogSchema = z.object({
-  pretext: z.string().max(200),
-  text: z.string().max(2000),
-  type: z.enum(['error', 'warning', 'info']).optional(),
-  errorResponse: z.string().max(2000).optional(),
-});
+export const ClientLogSchema = z
+  .object({
+    pretext: z.string().max(200),
+    text: z.string().max(2000),
+    type: z.enum(['error', 'warning', 'info']).optional(),
+    errorResponse: z.string().max(2000).optional(),
+  })
+  .meta({ id: 'ClientLog' });
 export type ClientLog = z.infer<typeof ClientLogSchema>;

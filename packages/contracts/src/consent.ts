@@ -31,22 +31,24 @@ export function consentText(button: SubmitButton): string {
 }
 
 /** What the browser sends when the borrower presses the submit button. */
-export const SubmitLeadRequestSchema = z.object({
-  button: SubmitButtonSchema,
-  /** The version of the consent text the page showed; must be the current one. */
-  consentVersion: z.literal(CONSENT_VERSION),
-  /** The page the button was pressed on (path only; the BFF drops any query string). */
-  pagePath: z
-    .string()
-    .max(200)
-    .regex(/^\/[\w\-/]*$/),
-  /**
-   * The consent certificates in the submit page's hidden inputs, when the TrustedForm / Jornaya scripts run
-   * there; they replace the ones captured at landing.
-   */
-  trustedFormUrl: TrackingSchema.shape.trustedFormUrl,
-  jornayaLeadId: TrackingSchema.shape.jornayaLeadId,
-});
+export const SubmitLeadRequestSchema = z
+  .object({
+    button: SubmitButtonSchema,
+    /** The version of the consent text the page showed; must be the current one. */
+    consentVersion: z.literal(CONSENT_VERSION),
+    /** The page the button was pressed on (path only; the BFF drops any query string). */
+    pagePath: z
+      .string()
+      .max(200)
+      .regex(/^\/[\w\-/]*$/),
+    /**
+     * The consent certificates in the submit page's hidden inputs, when the TrustedForm / Jornaya scripts run
+     * there; they replace the ones captured at landing.
+     */
+    trustedFormUrl: TrackingSchema.shape.trustedFormUrl,
+    jornayaLeadId: TrackingSchema.shape.jornayaLeadId,
+  })
+  .meta({ id: 'SubmitLeadRequest' });
 export type SubmitLeadRequest = z.infer<typeof SubmitLeadRequestSchema>;
 
 /** The consent evidence stored with a submitted lead (no SSN or bank data in it). */

@@ -21,21 +21,23 @@ export const ERROR_CODES = [
   'INTERNAL',
   'UNAVAILABLE',
 ] as const;
-export const ErrorCodeSchema = z.enum(ERROR_CODES);
+export const ErrorCodeSchema = z.enum(ERROR_CODES).meta({ id: 'ErrorCode' });
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 
 /**
  * The one error shape of the whole API. `fields` maps a client field name to the message a person reads.
  */
-export const ApiErrorSchema = z.object({
-  error: z.object({
-    code: ErrorCodeSchema,
-    message: z.string(),
-    fields: z.record(z.string(), z.string()).optional(),
-    /** DUPLICATE_LEAD: the earlier lead of the same borrower, when the caller posted it. */
-    leadId: z.string().optional(),
-  }),
-});
+export const ApiErrorSchema = z
+  .object({
+    error: z.object({
+      code: ErrorCodeSchema,
+      message: z.string(),
+      fields: z.record(z.string(), z.string()).optional(),
+      /** DUPLICATE_LEAD: the earlier lead of the same borrower, when the caller posted it. */
+      leadId: z.string().optional(),
+    }),
+  })
+  .meta({ id: 'ApiError' });
 export type ApiError = z.infer<typeof ApiErrorSchema>;
 
 /** Turns a zod error into `fields`: the first message for each top-level field. */

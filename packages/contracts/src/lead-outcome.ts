@@ -5,7 +5,7 @@ import * as z from 'zod';
  * "Outcomes and screens").
  */
 export const OUTCOMES = ['pending', 'sold', 'rejected', 'no_lender'] as const;
-export const OutcomeSchema = z.enum(OUTCOMES);
+export const OutcomeSchema = z.enum(OUTCOMES).meta({ id: 'Outcome' });
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
 export const FINAL_OUTCOMES: readonly Outcome[] = ['sold', 'rejected', 'no_lender'];
@@ -21,18 +21,20 @@ export function isFinalOutcome(outcome: Outcome): boolean {
 export const DUPLICATE_REASON = 'duplicate';
 
 /** The lead's outcome as stored, published and pushed to the browser (SSE event `outcome`). */
-export const LeadOutcomeSchema = z.object({
-  outcome: OutcomeSchema,
-  /** Where the borrower is sent after 2 s: the lender's offer, the reject address, or a fallback offer. */
-  redirectUrl: z.string().url().optional(),
-  /** A sale whose redirect is a partner offer rather than a lender ('Suitable program found'). */
-  partnerOffer: z.boolean().optional(),
-  /** Why a lead ended without a sale, for operators: 'deadline', 'unreachable', 'upstream_rejected', … */
-  reason: z.string().max(64).optional(),
-  /** Increases with every change of this lead's outcome; the SSE event id. */
-  seq: z.number().int().positive(),
-  at: z.string(),
-});
+export const LeadOutcomeSchema = z
+  .object({
+    outcome: OutcomeSchema,
+    /** Where the borrower is sent after 2 s: the lender's offer, the reject address, or a fallback offer. */
+    redirectUrl: z.string().url().optional(),
+    /** A sale whose redirect is a partner offer rather than a lender ('Suitable program found'). */
+    partnerOffer: z.boolean().optional(),
+    /** Why a lead ended without a sale, for operators: 'deadline', 'unreachable', 'upstream_rejected', … */
+    reason: z.string().max(64).optional(),
+    /** Increases with every change of this lead's outcome; the SSE event id. */
+    seq: z.number().int().positive(),
+    at: z.string(),
+  })
+  .meta({ id: 'LeadOutcome' });
 export type LeadOutcome = z.infer<typeof LeadOutcomeSchema>;
 
 /** The SSE event name carrying a `LeadOutcome`. */
@@ -65,5 +67,5 @@ export const SubmissionStateSchema = z.object({
 export type SubmissionState = z.infer<typeof SubmissionStateSchema>;
 
 /** The BFF's answer to a submission: the lead is waiting for a lender (or already decided). */
-export const SubmitAcceptedSchema = z.object({ outcome: OutcomeSchema });
+export const SubmitAcceptedSchema = z.object({ outcome: OutcomeSchema }).meta({ id: 'SubmitAccepted' });
 export type SubmitAccepted = z.infer<typeof SubmitAcceptedSchema>;

@@ -59,31 +59,33 @@ const PartnerLeadAnswersSchema = z
  * consent text (the partner agreement requires that text, current version, verbatim), at this time, from this
  * browser. Stored as the lead's consent record, as the funnel's own submit button stores it.
  */
-export const PartnerConsentSchema = z.object(
-  {
-    /** Which label the button carried; 'REQUEST_FUNDS' when not given. */
-    button: SubmitButtonSchema.optional(),
-    /** When the borrower pressed it, ISO 8601 with a time zone. */
-    at: z.iso.datetime({ offset: true, error: CONSENT_TIME_INVALID }),
-    /** The borrower's IP address (not the partner server's). */
-    ip: z.union([z.ipv4(), z.ipv6()], { error: CONSENT_IP_INVALID }),
-    /** The borrower's browser user agent. */
-    userAgent: z
-      .string({ error: CONSENT_USER_AGENT_REQUIRED })
-      .trim()
-      .min(1, { error: CONSENT_USER_AGENT_REQUIRED })
-      .max(USER_AGENT_MAX),
-    /** The page the borrower consented on; query and fragment are dropped (they can carry personal data). */
-    pageUrl: z
-      .url({ protocol: /^https?$/, error: CONSENT_PAGE_URL_INVALID })
-      .pipe(TrackingSchema.shape.webSiteUrl.unwrap()),
-    /** TrustedForm certificate URL of this consent, when the partner's page runs TrustedForm. */
-    trustedFormUrl: TrackingSchema.shape.trustedFormUrl,
-    /** Jornaya (Verisk) LeadiD token of this consent, when the partner's page runs Jornaya. */
-    jornayaLeadId: TrackingSchema.shape.jornayaLeadId,
-  },
-  { error: CONSENT_REQUIRED },
-);
+export const PartnerConsentSchema = z
+  .object(
+    {
+      /** Which label the button carried; 'REQUEST_FUNDS' when not given. */
+      button: SubmitButtonSchema.optional(),
+      /** When the borrower pressed it, ISO 8601 with a time zone. */
+      at: z.iso.datetime({ offset: true, error: CONSENT_TIME_INVALID }),
+      /** The borrower's IP address (not the partner server's). */
+      ip: z.union([z.ipv4(), z.ipv6()], { error: CONSENT_IP_INVALID }),
+      /** The borrower's browser user agent. */
+      userAgent: z
+        .string({ error: CONSENT_USER_AGENT_REQUIRED })
+        .trim()
+        .min(1, { error: CONSENT_USER_AGENT_REQUIRED })
+        .max(USER_AGENT_MAX),
+      /** The page the borrower consented on; query and fragment are dropped (they can carry personal data). */
+      pageUrl: z
+        .url({ protocol: /^https?$/, error: CONSENT_PAGE_URL_INVALID })
+        .pipe(TrackingSchema.shape.webSiteUrl.unwrap()),
+      /** TrustedForm certificate URL of this consent, when the partner's page runs TrustedForm. */
+      trustedFormUrl: TrackingSchema.shape.trustedFormUrl,
+      /** Jornaya (Verisk) LeadiD token of this consent, when the partner's page runs Jornaya. */
+      jornayaLeadId: TrackingSchema.shape.jornayaLeadId,
+    },
+    { error: CONSENT_REQUIRED },
+  )
+  .meta({ id: 'PartnerConsent' });
 export type PartnerConsent = z.output<typeof PartnerConsentSchema>;
 
 export interface PartnerLeadRequestOptions {
@@ -108,7 +110,14 @@ export function createPartnerLeadRequestSchema(options: PartnerLeadRequestOption
 }
 
 /** The production contract: webhook addresses are https. */
-export const PartnerLeadRequestSchema = createPartnerLeadRequestSchema({ allowHttpWebhook: false });
+export const PartnerLeadRequestSchema = createPartnerLeadRequestSchema({ allowHttpWebhook: false }).meta({
+  id: 'PartnerLeadRequest',
+});
+
+/** The contract of local runs and tests (PARTNER_WEBHOOK_INSECURE): http webhook addresses too. */
+export const LocalPartnerLeadRequestSchema = createPartnerLeadRequestSchema({ allowHttpWebhook: true }).meta({
+  id: 'PartnerLeadRequestAllowingHttpWebhooks',
+});
 export type PartnerLeadRequest = z.input<typeof PartnerLeadRequestSchema>;
 export type PartnerLeadRequestPayload = z.output<typeof PartnerLeadRequestSchema>;
 
@@ -131,31 +140,37 @@ export function partnerLeadProblems(lead: ClientAnswers, todayIso: string): Reco
 }
 
 /** The 202 answer: our lead id, which every later call and webhook names. */
-export const PartnerLeadAcceptedSchema = z.object({
-  leadId: z.string(),
-  outcome: OutcomeSchema,
-});
+export const PartnerLeadAcceptedSchema = z
+  .object({
+    leadId: z.string(),
+    outcome: OutcomeSchema,
+  })
+  .meta({ id: 'PartnerLeadAccepted' });
 export type PartnerLeadAccepted = z.infer<typeof PartnerLeadAcceptedSchema>;
 
 /** GET /api/v1/partner/leads/:id. `redirectUrl` is where to send the borrower; `decidedAt` is set once final. */
-export const PartnerLeadStatusSchema = z.object({
-  leadId: z.string(),
-  outcome: OutcomeSchema,
-  redirectUrl: z.string().optional(),
-  decidedAt: z.string().optional(),
-});
+export const PartnerLeadStatusSchema = z
+  .object({
+    leadId: z.string(),
+    outcome: OutcomeSchema,
+    redirectUrl: z.string().optional(),
+    decidedAt: z.string().optional(),
+  })
+  .meta({ id: 'PartnerLeadStatus' });
 export type PartnerLeadStatus = z.infer<typeof PartnerLeadStatusSchema>;
 
 /**
  * The webhook body, POSTed once a lead reaches a final outcome. No personal data: the partner already holds
  * the lead and matches it by `leadId`.
  */
-export const PartnerWebhookPayloadSchema = z.object({
-  leadId: z.string(),
-  outcome: OutcomeSchema.exclude(['pending']),
-  redirectUrl: z.string().optional(),
-  decidedAt: z.string(),
-});
+export const PartnerWebhookPayloadSchema = z
+  .object({
+    leadId: z.string(),
+    outcome: OutcomeSchema.exclude(['pending']),
+    redirectUrl: z.string().optional(),
+    decidedAt: z.string(),
+  })
+  .meta({ id: 'PartnerWebhookPayload' });
 export type PartnerWebhookPayload = z.infer<typeof PartnerWebhookPayloadSchema>;
 
 /** What the lead store keeps about a lead that came through the partner API (meta field `_partner`). */

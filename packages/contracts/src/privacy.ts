@@ -51,11 +51,13 @@ export const PrivacyPhoneSchema = requiredText(PHONE_REQUIRED)
 export const UnsubscribeEmailSchema = emailSchema(UNSUBSCRIBE_EMAIL_INVALID, UNSUBSCRIBE_EMAIL_INVALID);
 
 /** POST /api/v1/privacy/unsubscribe: stop marketing email, text and calls to this contact. */
-export const UnsubscribeRequestSchema = z.object({
-  email: UnsubscribeEmailSchema,
-  phone: PrivacyPhoneSchema,
-  reason: UnsubscribeReasonSchema,
-});
+export const UnsubscribeRequestSchema = z
+  .object({
+    email: UnsubscribeEmailSchema,
+    phone: PrivacyPhoneSchema,
+    reason: UnsubscribeReasonSchema,
+  })
+  .meta({ id: 'UnsubscribeRequest' });
 /** What the unsubscribe form sends. */
 export type UnsubscribeRequest = z.input<typeof UnsubscribeRequestSchema>;
 /** An unsubscribe request after validation (trimmed email, phone as 10 digits). */
@@ -81,48 +83,50 @@ export const StateResidencySchema = z.enum(['CA', 'NV', 'VA', 'UT', 'CT', 'NONE'
 export type StateResidency = z.infer<typeof StateResidencySchema>;
 
 /** POST /api/v1/privacy/do-not-sell: do not sell or share this person's information with partners. */
-export const DoNotSellRequestSchema = z.object({
-  stateResidencyPrompt: StateResidencySchema,
-  firstName: requiredText(PRIVACY_FIRST_NAME_REQUIRED).max(NAME_MAX, {
-    error: maxLengthMessage('First name', NAME_MAX),
-  }),
-  // decisions.md: optional, as its placeholder says; a blank field counts as not given.
-  middleName: z
-    .string()
-    .trim()
-    .refine(hasOnlySupportedCharacters, { error: UNSUPPORTED_CHARACTERS, abort: true })
-    .normalize('NFC')
-    .max(NAME_MAX, { error: maxLengthMessage('Middle name', NAME_MAX) })
-    .nullish()
-    .transform((value) => value || undefined),
-  lastName: requiredText(PRIVACY_LAST_NAME_REQUIRED).max(NAME_MAX, {
-    error: maxLengthMessage('Last name', NAME_MAX),
-  }),
-  email: EmailSchema,
-  phone: PrivacyPhoneSchema,
-  country: requiredText(COUNTRY_REQUIRED).max(TEXT_MAX, { error: maxLengthMessage('Country', TEXT_MAX) }),
-  // Spec §5 gives one message for a missing, short, long or non-numeric ZIP code.
-  zip: z
-    .string({ error: PRIVACY_ZIP_CODE_LENGTH })
-    .trim()
-    .regex(/^\d{5}$/, {
-      error: PRIVACY_ZIP_CODE_LENGTH,
+export const DoNotSellRequestSchema = z
+  .object({
+    stateResidencyPrompt: StateResidencySchema,
+    firstName: requiredText(PRIVACY_FIRST_NAME_REQUIRED).max(NAME_MAX, {
+      error: maxLengthMessage('First name', NAME_MAX),
     }),
-  // A US state by code or name, stored as its code; anything else reads as "not chosen" like a select.
-  state: z.string({ error: PRIVACY_STATE_REQUIRED }).transform((value, ctx) => {
-    const code = toUsStateCode(value);
-    if (code === undefined) {
-      ctx.issues.push({ code: 'custom', message: PRIVACY_STATE_REQUIRED, input: value });
-      return z.NEVER;
-    }
-    return code;
-  }),
-  // Spec §5: 'Address must be 5 characters long' for an empty address too (decisions.md keeps it).
-  address: requiredText(PRIVACY_ADDRESS_LENGTH)
-    .min(ADDRESS_MIN, { error: PRIVACY_ADDRESS_LENGTH, abort: true })
-    .max(TEXT_MAX, { error: maxLengthMessage('Address', TEXT_MAX) }),
-  city: requiredText(CITY_REQUIRED).max(TEXT_MAX, { error: maxLengthMessage('City', TEXT_MAX) }),
-});
+    // decisions.md: optional, as its placeholder says; a blank field counts as not given.
+    middleName: z
+      .string()
+      .trim()
+      .refine(hasOnlySupportedCharacters, { error: UNSUPPORTED_CHARACTERS, abort: true })
+      .normalize('NFC')
+      .max(NAME_MAX, { error: maxLengthMessage('Middle name', NAME_MAX) })
+      .nullish()
+      .transform((value) => value || undefined),
+    lastName: requiredText(PRIVACY_LAST_NAME_REQUIRED).max(NAME_MAX, {
+      error: maxLengthMessage('Last name', NAME_MAX),
+    }),
+    email: EmailSchema,
+    phone: PrivacyPhoneSchema,
+    country: requiredText(COUNTRY_REQUIRED).max(TEXT_MAX, { error: maxLengthMessage('Country', TEXT_MAX) }),
+    // Spec §5 gives one message for a missing, short, long or non-numeric ZIP code.
+    zip: z
+      .string({ error: PRIVACY_ZIP_CODE_LENGTH })
+      .trim()
+      .regex(/^\d{5}$/, {
+        error: PRIVACY_ZIP_CODE_LENGTH,
+      }),
+    // A US state by code or name, stored as its code; anything else reads as "not chosen" like a select.
+    state: z.string({ error: PRIVACY_STATE_REQUIRED }).transform((value, ctx) => {
+      const code = toUsStateCode(value);
+      if (code === undefined) {
+        ctx.issues.push({ code: 'custom', message: PRIVACY_STATE_REQUIRED, input: value });
+        return z.NEVER;
+      }
+      return code;
+    }),
+    // Spec §5: 'Address must be 5 characters long' for an empty address too (decisions.md keeps it).
+    address: requiredText(PRIVACY_ADDRESS_LENGTH)
+      .min(ADDRESS_MIN, { error: PRIVACY_ADDRESS_LENGTH, abort: true })
+      .max(TEXT_MAX, { error: maxLengthMessage('Address', TEXT_MAX) }),
+    city: requiredText(CITY_REQUIRED).max(TEXT_MAX, { error: maxLengthMessage('City', TEXT_MAX) }),
+  })
+  .meta({ id: 'DoNotSellRequest' });
 /** What the do-not-sell form sends. */
 export type DoNotSellRequest = z.input<typeof DoNotSellRequestSchema>;
 /** A do-not-sell request after validation (trimmed text, phone as 10 digits, state as its code). */
@@ -134,7 +138,9 @@ export type DoNotSellRequestPayload = z.output<typeof DoNotSellRequestSchema>;
  * The answer to either request (spec §7: `status` 200 is success, `message` is shown in the alert).
  * A repeated identical request gets the same answer.
  */
-export const PrivacyRequestResultSchema = z.object({ status: z.number().int(), message: z.string() });
+export const PrivacyRequestResultSchema = z
+  .object({ status: z.number().int(), message: z.string() })
+  .meta({ id: 'PrivacyRequestResult' });
 export type PrivacyRequestResult = z.infer<typeof PrivacyRequestResultSchema>;
 
 /** Shown after an accepted unsubscribe request. */
@@ -168,7 +174,7 @@ export type DoNotSellFlag = z.infer<typeof DoNotSellFlagSchema>;
 // Partners page.
 
 /** GET /api/v1/partners: the fixed partner names, then those of the configured partner source. */
-export const PartnersSchema = z.object({ partners: z.array(z.string()) });
+export const PartnersSchema = z.object({ partners: z.array(z.string()) }).meta({ id: 'Partners' });
 export type Partners = z.infer<typeof PartnersSchema>;
 
 // The privacy-request log (operator).

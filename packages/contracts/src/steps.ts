@@ -139,9 +139,9 @@ type StepObject = z.ZodObject<{ [K in ClientField]?: z.ZodType }>;
 /**
  * What each step saves, with the spec §5 rules and messages. Unknown keys are stripped, so a step can never
  * write another step's field. Checks that need the stored lead or today's date are in
- * {@link validateStepAgainstLead}.
+ * {@link validateStepAgainstLead}. Each is named (`LgnameStep`, …) in the API document, see {@link STEP_SCHEMAS}.
  */
-export const STEP_SCHEMAS = {
+const STEP_FORMS = {
   lgname: z.object({
     firstName: cappedText(FIRST_NAME_REQUIRED, 'First name', NAME_MAX),
     lastName: cappedText(LAST_NAME_REQUIRED, 'Last name', NAME_MAX),
@@ -218,6 +218,19 @@ export const STEP_SCHEMAS = {
       .transform(ssnDigits),
   }),
 } as const satisfies Record<StepName, StepObject>;
+
+/** The name of step `name`'s body in the API document: `lgname` → `LgnameStep`. */
+export function stepSchemaId(name: StepName): string {
+  return `${name[0]!.toUpperCase()}${name.slice(1)}Step`;
+}
+
+/**
+ * Each step's schema, with its id in zod's registry, so the OpenAPI document names it (`$ref`) and a generated
+ * client gets one named type per step body.
+ */
+export const STEP_SCHEMAS = Object.fromEntries(
+  STEP_NAMES.map((name) => [name, STEP_FORMS[name].meta({ id: stepSchemaId(name) })]),
+) as unknown as typeof STEP_FORMS;
 export type StepSchemas = typeof STEP_SCHEMAS;
 /** What a client sends to save step `N`. */
 export type StepInput<N extends StepName> = z.input<StepSchemas[N]>;

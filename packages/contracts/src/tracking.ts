@@ -27,43 +27,45 @@ export type CampaignType = z.infer<typeof CampaignTypeSchema>;
  * with the lead to the lender network (see `buildSubmissionPayload` for where each one goes). All optional: a
  * visitor may arrive with none.
  */
-export const TrackingSchema = z.object({
-  /** `utm_source` URL parameter. */
-  utmSource: token,
-  /** `utm_medium` URL parameter. */
-  utmMedium: token,
-  /** `utm_campaign` URL parameter. */
-  utmCampaign: token,
-  /** `utm_id` URL parameter. */
-  utmId: token,
-  /** `pubs` URL parameter: the publisher (affiliate) id. */
-  pubs: token,
-  /** The offer id the visitor clicked. */
-  offerId: token,
-  subSource: token,
-  affiliateId: token,
-  affiliateSubId: token,
-  campaignType: CampaignTypeSchema.optional(),
-  /** Click id, resolved according to `campaignType` from a cookie or the URL (`clickIdFor` in `attribution.ts`). */
-  clickId: token,
-  /** Our first-party visitor-id cookie. */
-  visitorId: token,
-  /** Meta Pixel browser-id cookie `_fbp`. */
-  fbp: token,
-  /** Google Ads click cookie `_gcl_aw` (holds the gclid). */
-  gclAw: token,
-  /** Ad (creative) id from the URL. */
-  adId: token,
-  /**
-   * The page the visitor applied from, for consent evidence. Query and fragment are dropped on parse: they can
-   * carry personal data (the `?email=` deep link), which must not leave our systems.
-   */
-  webSiteUrl: httpUrl.transform(withoutQuery).optional(),
-  /** TrustedForm certificate URL of the consent. */
-  trustedFormUrl: httpUrl.optional(),
-  /** Jornaya (Verisk) LeadiD token of the consent. */
-  jornayaLeadId: token,
-});
+export const TrackingSchema = z
+  .object({
+    /** `utm_source` URL parameter. */
+    utmSource: token,
+    /** `utm_medium` URL parameter. */
+    utmMedium: token,
+    /** `utm_campaign` URL parameter. */
+    utmCampaign: token,
+    /** `utm_id` URL parameter. */
+    utmId: token,
+    /** `pubs` URL parameter: the publisher (affiliate) id. */
+    pubs: token,
+    /** The offer id the visitor clicked. */
+    offerId: token,
+    subSource: token,
+    affiliateId: token,
+    affiliateSubId: token,
+    campaignType: CampaignTypeSchema.optional(),
+    /** Click id, resolved according to `campaignType` from a cookie or the URL (`clickIdFor` in `attribution.ts`). */
+    clickId: token,
+    /** Our first-party visitor-id cookie. */
+    visitorId: token,
+    /** Meta Pixel browser-id cookie `_fbp`. */
+    fbp: token,
+    /** Google Ads click cookie `_gcl_aw` (holds the gclid). */
+    gclAw: token,
+    /** Ad (creative) id from the URL. */
+    adId: token,
+    /**
+     * The page the visitor applied from, for consent evidence. Query and fragment are dropped on parse: they can
+     * carry personal data (the `?email=` deep link), which must not leave our systems.
+     */
+    webSiteUrl: httpUrl.transform(withoutQuery).optional(),
+    /** TrustedForm certificate URL of the consent. */
+    trustedFormUrl: httpUrl.optional(),
+    /** Jornaya (Verisk) LeadiD token of the consent. */
+    jornayaLeadId: token,
+  })
+  .meta({ id: 'Tracking' });
 export type Tracking = z.infer<typeof TrackingSchema>;
 
 function withoutQuery(value: string): string {

@@ -1,60 +1,10 @@
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { FIELD_DESCRIPTIONS } from '@funnel/contracts/field-docs';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { SESSION_COOKIE } from './lead-session.js';
+import { API_VERSION, completeDocument, type OpenApiDocument } from './openapi-document.js';
 import { OPERATOR_COOKIE } from '../admin/operator-cookie.js';
-
-/**
- * Gives every schema property named after a lead field the field's description (`field-docs.ts`), wherever it
- * appears: the step operations, the partner API, the lead summary. A description the schema has wins.
- */
-function describeLeadFields(node: unknown): void {
-  if (Array.isArray(node)) {
-    for (const item of node) describeLeadFields(item);
-    return;
-  }
-  if (node === null || typeof node !== 'object') return;
-  const properties = (node as { properties?: unknown }).properties;
-  if (properties && typeof properties === 'object') {
-    for (const [name, schema] of Object.entries(properties as Record<string, Record<string, unknown>>)) {
-      const description = FIELD_DESCRIPTIONS[name as keyof typeof FIELD_DESCRIPTIONS];
-      if (description && schema && typeof schema === 'object' && schema.description === undefined) {
-        schema.description = description;
-      }
-    }
-  }
-  for (const value of Object.values(node)) describeLeadFields(value);
-}
-
-/**
- * Says of every operation who may call it (the lead's session cookie, a bearer key, or anyone) and gives it an
- * operation id (`getLookupZipByZip`) unless its route names one.
- */
-function completeOperations(paths: Record<string, Record<string, Record<string, unknown>>>): void {
-  for (const [path, methods] of Object.entries(paths)) {
-    for (const [method, operation] of Object.entries(methods)) {
-      if (operation.security === undefined) {
-        const needsSession =
-          path.startsWith('/api/v1/lead/') || (path === '/api/v1/lead' && method === 'get');
-        operation.security = needsSession ? [{ leadSession: [] }] : [];
-      }
-      operation.operationId ??= operationIdOf(method, path);
-    }
-  }
-}
-
-function operationIdOf(method: string, path: string): string {
-  const words = path
-    .replace(/^\/api\/v1\//, '')
-    .split('/')
-    .filter(Boolean)
-    .map((segment) => (segment.startsWith('{') ? `by-${segment.slice(1, -1)}` : segment))
-    .flatMap((segment) => segment.split(/[-_.]/))
-    .filter(Boolean);
-  return method + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
-}
 
 /** OpenAPI 3.1 generated from the zod contracts, served at /api/docs (UI) and /api/docs/json. */
 export default fp(
@@ -64,7 +14,7 @@ export default fp(
         openapi: '3.1.0',
         info: {
           title: 'Loan funnel BFF API',
-          version: '1.0.0',
+          version: API_VERSION,
           description:
             'The REST API behind the borrower funnel. The visitor is identified by a signed HttpOnly cookie set ' +
             'by POST /api/v1/lead; every other lead call acts on that lead only. Errors share one shape: ' +
@@ -84,7 +34,7 @@ export default fp(
             name: 'partner-api',
             description:
               'Server-to-server lead posting for integrators, authenticated by API key (Authorization: Bearer). ' +
-              'Outcome webhooks are signed: X-Funnel-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">.',
+              'Outcome webhooks (`webhooks.leadOutcome`) are signed as Standard Webhooks.',
           },
         ],
         components: {
@@ -117,12 +67,10 @@ export default fp(
         },
       },
       transform: jsonSchemaTransform,
+      // The named zod schemas become `components.schemas` and `$ref`s; then what zod cannot say is added.
       transformObject: (documentObject) => {
         if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
-        const paths = documentObject.openapiObject.paths ?? {};
-        describeLeadFields(paths);
-        completeOperations(paths as Record<string, Record<string, Record<string, unknown>>>);
-        return documentObject.openapiObject;
+        return completeDocument(jsonSchemaTransformObject(documentObject) as OpenApiDocument);
       },
     });
     await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });

@@ -4,10 +4,10 @@ import { ApiErrorSchema } from '@funnel/contracts/errors';
 import {
   IDEMPOTENCY_KEY_HEADER,
   IdempotencyKeySchema,
-  PARTNER_LEAD_REQUEST_EXAMPLE,
+  LocalPartnerLeadRequestSchema,
   PartnerLeadAcceptedSchema,
+  PartnerLeadRequestSchema,
   PartnerLeadStatusSchema,
-  createPartnerLeadRequestSchema,
 } from '@funnel/contracts/partner-api';
 import { PartnerIdempotency } from '../partner-api/partner-idempotency.js';
 import { PartnerLeads } from '../partner-api/partner-leads.js';
@@ -69,10 +69,8 @@ const partnerLeadRoutes: FastifyPluginAsyncZod<PartnerLeadRouteOptions> = async 
         tags: ['partner-api'],
         security,
         headers: z.looseObject({ [IDEMPOTENCY_KEY_HEADER]: IdempotencyKeySchema.optional() }),
-        // As a media-type example: zod leaves `examples` out of the input schema of a transforming schema.
-        body: createPartnerLeadRequestSchema({ allowHttpWebhook: options.allowHttpWebhook }).meta({
-          'x-examples': { sampleLead: { summary: 'A complete lead', value: PARTNER_LEAD_REQUEST_EXAMPLE } },
-        }),
+        // Its example is the media type's (plugins/openapi.ts): zod leaves `examples` out of an input schema.
+        body: options.allowHttpWebhook ? LocalPartnerLeadRequestSchema : PartnerLeadRequestSchema,
         response: {
           202: PartnerLeadAcceptedSchema.meta({
             examples: [{ leadId: EXAMPLE_LEAD_ID, outcome: 'pending' }],
