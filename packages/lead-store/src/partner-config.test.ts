@@ -57,4 +57,11 @@ describe('PartnerWebhookSecretsSchema', () => {
     expect(PartnerWebhookSecretsSchema.safeParse('acme:short').success).toBe(false);
     expect(PartnerWebhookSecretsSchema.safeParse('a'.repeat(40)).success).toBe(false);
   });
+
+  it('takes Standard Webhooks secrets (base64, optionally whsec_) and refuses others', () => {
+    const standard = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    expect(PartnerWebhookSecretsSchema.parse(`acme:${standard}`).get('acme')).toEqual([standard]);
+    expect(PartnerWebhookSecretsSchema.safeParse(`acme:${'-'.repeat(40)}`).success).toBe(false);
+    expect(PartnerWebhookSecretsSchema.safeParse(`acme:whsec_${'a'.repeat(33)}`).success).toBe(false);
+  });
 });
