@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type {} from '@funnel/testing/redis-global-setup';
+import type {} from '@funnel/testing/services-global-setup';
 import { deleteKeys, keysUnder, testKeyPrefix } from '@funnel/testing/redis-keys';
 import { SuppressionList, normalizeEmail, normalizePhone } from './suppression-list.js';
 
