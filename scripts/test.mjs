@@ -1,5 +1,5 @@
 // `npm test`: every check the project has, in order of cost: types, lint and format, unit and integration
-// tests (vitest, real Redis), the shortened fault suite, then browser tests (playwright-core + Debian's Chromium) against the built apps.
+// tests (vitest, real Redis), the shortened fault suite, then browser tests (playwright-core + the machine's Chromium) against the built apps.
 // First it finds the browser (stopping at once without one) and the test services (scripts/services.mjs, one line
 // says which); last it checks that no process it started is still running.
 // Ends with one line "Tests: N passed, N failed" summing every runner.
