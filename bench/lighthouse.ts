@@ -12,9 +12,10 @@ import { REPO_ROOT, withServices } from './lib/processes.js';
 import { fmt, report } from './lib/report.js';
 import { benchSecrets, startBff, startRedis } from './lib/services.js';
 import { median } from './lib/stats.js';
+import { chromiumPath } from '../scripts/chromium.mjs';
 
 const RUNS = smoke ? 1 : 5;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = chromiumPath();
 const BASELINE_PAGE = 'bench-one-form.html';
 
 interface Run {

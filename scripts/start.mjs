@@ -5,18 +5,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { devSecrets } from './dev-secrets.mjs';
-import {
-  DEFAULT_REDIS_URL,
-  NO_REDIS_MESSAGE,
-  hasRedisServer,
-  redisAnswers,
-  startPrivateRedis,
-} from './local-redis.mjs';
+import { LOCAL_POSTGRES_HOST, findPostgres, findRedis } from './services.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = path.join(root, '.data');
 const env = { ...process.env };
 const children = [];
+/** Stops the services this process found running or started (a found one: nothing to stop). */
+const stops = [];
 
 function say(message) {
   console.log(`[start] ${message}`);
@@ -43,18 +39,19 @@ if (!env.REFERENCE_DATA_DIR) {
   }
 }
 
-env.REDIS_URL ??= DEFAULT_REDIS_URL;
-if (!(await redisAnswers(env.REDIS_URL))) {
-  if (!hasRedisServer()) {
-    console.error(`[start] ${NO_REDIS_MESSAGE}`);
-    process.exit(1);
-  }
-  const port = Number(new URL(env.REDIS_URL).port || 6379);
-  const redis = await startPrivateRedis({ port, dataDir: path.join(dataDir, 'redis') });
-  children.push(redis.child);
-  say(
-    `No Redis answered at ${env.REDIS_URL}: started a private redis-server there (data in .data/redis, AOF on).`,
-  );
+// Redis: REDIS_URL, else the one at 127.0.0.1:6379, else a private redis-server there (data in .data/redis, AOF on).
+try {
+  const redis = await findRedis({
+    url: env.REDIS_URL || undefined,
+    privatePort: Number(new URL(env.REDIS_URL || 'redis://127.0.0.1:6379').port || 6379),
+    privateDataDir: path.join(dataDir, 'redis'),
+  });
+  env.REDIS_URL = redis.url;
+  stops.push(redis.stop);
+  say(`Redis: ${redis.how}.`);
+} catch (error) {
+  console.error(`[start] ${error.message}`);
+  process.exit(1);
 }
 
 if (env.START_SKIP_BUILD !== '1') {
@@ -70,37 +67,16 @@ if (env.START_SKIP_BUILD !== '1') {
 // The system of record: DATABASE_URL when set, else the machine's PostgreSQL when one answers at 127.0.0.1:5432,
 // else PGlite (PostgreSQL compiled to WebAssembly) in this process with its data in .data/pglite, served on a
 // loopback port so the BFF and the worker use it like any PostgreSQL (ADR 0011). START_PGLITE=1 skips the probe.
-const LOCAL_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-let pglite;
-if (env.DATABASE_URL) {
-  say(`System of record: the PostgreSQL at ${new URL(env.DATABASE_URL).host} (DATABASE_URL).`);
-} else if (env.START_PGLITE !== '1' && (await postgresAnswers(LOCAL_DATABASE_URL))) {
-  env.DATABASE_URL = LOCAL_DATABASE_URL;
-  say(`System of record: the local PostgreSQL at 127.0.0.1:5432 (set DATABASE_URL to choose another).`);
-} else {
-  const { startPgliteServer } = await import('@funnel/db/pglite-server');
-  pglite = await startPgliteServer({ dataDir: path.join(dataDir, 'pglite') });
-  env.DATABASE_URL = pglite.url;
-  say(
-    `System of record: PGlite (embedded PostgreSQL, data in .data/pglite) at ${new URL(pglite.url).host}, ` +
-      `${env.START_PGLITE === '1' ? 'as START_PGLITE=1 asks' : 'as no PostgreSQL answered at 127.0.0.1:5432'} ` +
-      '(set DATABASE_URL to use a PostgreSQL server).',
-  );
-}
-
-async function postgresAnswers(url) {
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
+const database = await findPostgres({
+  url: env.DATABASE_URL || undefined,
+  variable: 'DATABASE_URL',
+  localUrl: `postgres://postgres@${LOCAL_POSTGRES_HOST}/postgres`,
+  skipProbe: env.START_PGLITE === '1',
+  pgliteDataDir: path.join(dataDir, 'pglite'),
+});
+env.DATABASE_URL = database.url;
+stops.push(database.stop);
+say(`System of record: ${database.how}.`);
 
 env.WEB_DIST_DIR ??= path.join(root, 'apps/web/dist');
 if (env.NODE_ENV !== 'production') env.COOKIE_SECURE ??= 'false';
@@ -128,7 +104,7 @@ function stop(code = 0) {
         new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve))),
     ),
   )
-    .then(() => pglite?.stop())
+    .then(() => Promise.all(stops.map((stop) => stop().catch(() => undefined))))
     .then(() => process.exit(code));
   setTimeout(() => process.exit(code), 20_000).unref();
 }

@@ -1,10 +1,14 @@
 // `npm test`: every check the project has, in order of cost: types, lint and format, unit and integration
-// tests (vitest, real Redis), the shortened fault suite, then browser tests (playwright-core + Debian's Chromium) against the built apps.
+// tests (vitest, real Redis), the shortened fault suite, then browser tests (playwright-core + the machine's Chromium) against the built apps.
+// First it finds the browser (stopping at once without one) and the test services (scripts/services.mjs, one line
+// says which); last it checks that no process it started is still running.
 // Ends with one line "Tests: N passed, N failed" summing every runner.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findChromium } from './chromium.mjs';
+import { processWatch, startTestServices } from './test-processes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const reportDir = path.join(root, '.data', 'test-reports');
@@ -22,10 +26,49 @@ function step(title, command, args) {
   return result.status === 0;
 }
 
+let services;
+let watch;
+
 function finish(ok) {
+  services?.stop();
+  if (watch) {
+    console.log('\n▶ No process of this run left running (redis-server, PGlite, apps, browser)');
+    const left = watch.leftovers();
+    for (const p of left) {
+      console.log(`  still running: ${p.pid} ${p.args}`);
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    console.log(left.length === 0 ? 'None left.' : `${left.length} left running (now killed).`);
+    if (left.length === 0) passed += 1;
+    else failed += 1;
+  }
   console.log(`\nTests: ${passed} passed, ${failed} failed`);
   process.exit(ok && failed === 0 ? 0 : 1);
 }
+
+// The browser first: without one the browser tests would fail only at the very end. Never downloaded.
+const browser = findChromium(env);
+if (!browser.path) {
+  console.error(`\n${browser.problem}`);
+  finish(false);
+}
+env.CHROMIUM_PATH = browser.path;
+
+// The services, found once for every runner (vitest's setup, the benchmarks, the browser tests).
+watch = processWatch(root);
+try {
+  services = startTestServices(root, env);
+} catch (error) {
+  console.error(`\n${error.message}`);
+  finish(false);
+}
+console.log(`${services.line}\nBrowser: ${browser.path}`);
+env.REDIS_URL = services.redisUrl;
+env.TEST_DATABASE_URL = services.databaseUrl;
 
 if (!step('Type check', 'npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only'])) finish(false);
 if (!step('Lint and format', 'npm', ['run', 'lint', '--silent'])) finish(false);

@@ -16,7 +16,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['e2e/**', 'node_modules/**', 'dist/**'],
-    globalSetup: [fileURLToPath(import.meta.resolve('@funnel/testing/redis-global-setup'))],
+    globalSetup: [fileURLToPath(import.meta.resolve('@funnel/testing/services-global-setup'))],
     env: {
       REFERENCE_DATA_DIR:
         process.env.REFERENCE_DATA_DIR ?? fileURLToPath(new URL('../../../shared/data', import.meta.url)),

@@ -15,7 +15,7 @@ export default defineConfig({
   },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: [fileURLToPath(import.meta.resolve('@funnel/testing/redis-global-setup'))],
+    globalSetup: [fileURLToPath(import.meta.resolve('@funnel/testing/services-global-setup'))],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

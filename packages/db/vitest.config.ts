@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { sourceResolution } from '../../vitest.shared.js';
 
@@ -5,5 +6,6 @@ export default defineConfig({
   ...sourceResolution,
   test: {
     include: ['src/**/*.test.ts'],
+    globalSetup: [fileURLToPath(import.meta.resolve('@funnel/testing/services-global-setup'))],
   },
 });

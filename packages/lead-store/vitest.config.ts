@@ -6,6 +6,6 @@ export default defineConfig({
   ...sourceResolution,
   test: {
     include: ['src/**/*.test.ts'],
-    globalSetup: [fileURLToPath(import.meta.resolve('@funnel/testing/redis-global-setup'))],
+    globalSetup: [fileURLToPath(import.meta.resolve('@funnel/testing/services-global-setup'))],
   },
 });

@@ -22,6 +22,7 @@ describe('Redis unavailable (a redis-server of this test, killed and restarted)'
     t = await startTestApp({ env: { REDIS_URL: server.url }, logger: pino({ level: 'info' }, sink) });
   });
   afterAll(async () => {
+    // Up again (when the test stopped while it was down) so the app closes cleanly; then gone for good.
     await server.start().catch(() => undefined);
     await t.close();
     await server.kill();

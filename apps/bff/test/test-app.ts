@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { inject } from 'vitest';
-import type {} from '@funnel/testing/redis-global-setup';
+import type {} from '@funnel/testing/services-global-setup';
 import { testEnv as testRunEnv } from '@funnel/testing/env';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
 import { buildApp } from '../src/app.js';

@@ -1,6 +1,6 @@
-// The browser-test harness: real Redis, the built apps as child processes, Debian's Chromium through
-// playwright-core. Later suites start more processes (the worker, the lender sandbox) with `harness.start`, sharing
-// the harness's Redis prefix and secrets through `harness.config`.
+// The browser-test harness: real Redis, the built apps as child processes, the machine's Chromium (CHROMIUM_PATH,
+// else found as scripts/chromium.mjs says) through playwright-core. Later suites start more processes (the worker,
+// the lender sandbox) with `harness.start`, sharing the harness's Redis prefix and secrets through `harness.config`.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
+import { chromiumPath } from '../../../scripts/chromium.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -213,7 +214,7 @@ export async function startHarness({ label, bffEnv = {} }: HarnessOptions): Prom
     });
     processes.push(bff);
     browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath(),
       args: CHROMIUM_ARGS,
     });
     const launched = browser;

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, expect, inject, it } from 'vitest';
-import type {} from '@funnel/testing/redis-global-setup';
+import type {} from '@funnel/testing/services-global-setup';
 import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
 import { WorkerMetrics, startHealthServer } from '../src/metrics.js';

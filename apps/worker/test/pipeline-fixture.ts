@@ -3,7 +3,7 @@ import { Queue, type JobsOptions, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { inject } from 'vitest';
-import type {} from '@funnel/testing/redis-global-setup';
+import type {} from '@funnel/testing/services-global-setup';
 import { CONSENT_VERSION } from '@funnel/contracts/consent';
 import { JOBS, SUBMIT_LEAD_JOB_OPTIONS, queuePrefix } from '@funnel/contracts/jobs';
 import type { LeadOutcome } from '@funnel/contracts/lead-outcome';

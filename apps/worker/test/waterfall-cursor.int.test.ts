@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import type {} from '@funnel/testing/redis-global-setup';
+import type {} from '@funnel/testing/services-global-setup';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
 import { WaterfallCursors } from '../src/waterfall-cursor.js';
 

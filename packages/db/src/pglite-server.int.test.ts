@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { LeadEvent } from '@funnel/contracts/lead-events';
 import { ReportQuerySchema } from '@funnel/contracts/reports';
 import { STEP_NAMES } from '@funnel/contracts/steps';
@@ -133,6 +133,32 @@ describe('the embedded default: PGlite over the wire protocol', () => {
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .executeTakeFirstOrThrow();
     expect(Number(n)).toBe(53);
+  });
+
+  it('gives each connection the search_path its startup options ask for, as a server does', async () => {
+    // Two test files at once, each in a schema of its own: the same tables, migrated and written in both.
+    const [a, b] = ['t_pglite_a', 't_pglite_b'].map((schema) => ({
+      schema,
+      db: openDatabase({ url: server.url, schema, max: 2 }),
+    }));
+    try {
+      await Promise.all([migrate(a!.db, a!.schema), migrate(b!.db, b!.schema)]);
+      await Promise.all([recordEvents(a!.db, lead(700, 1)), recordEvents(b!.db, lead(800, 3))]);
+      const steps = async (db: Kysely<Database>) =>
+        (await db.selectFrom('lead_steps').select('lead_id').execute()).map((r) => r.lead_id);
+      const [inA, inB] = await Promise.all([steps(a!.db), steps(b!.db)]);
+      expect(inA).toEqual(['lead-pglite-fixture-700']);
+      expect(inB).toEqual(Array(3).fill('lead-pglite-fixture-800'));
+      // A connection without options keeps the default search_path, where neither schema's rows are.
+      const { rows } = await sql<{ search_path: string }>`show search_path`.execute(bff);
+      expect(rows[0]!.search_path).toBe('public');
+      expect((await steps(bff)).filter((id) => /-(700|800)$/.test(id))).toEqual([]);
+    } finally {
+      for (const { schema, db } of [a!, b!]) {
+        await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
+        await db.destroy();
+      }
+    }
   });
 
   it('keeps its data in the data directory across restarts', async () => {

@@ -27,9 +27,13 @@ export interface PgliteServerOptions {
  * PGlite has one session. Every client connection shares it, one at a time: a connection holds the session from
  * its first message until it ends a query cycle (Sync, or a simple Query) outside a transaction block; meanwhile
  * the others' messages wait. Interleaving at message level (what `@electric-sql/pglite-socket`'s multiplexer does)
- * lets one client's Parse replace another's unnamed statement between its Parse and Bind. The limits: a client
- * that opens a transaction and stalls holds everyone up, and session settings (`SET`, startup options such as
- * `search_path`) are shared by all connections.
+ * lets one client's Parse replace another's unnamed statement between its Parse and Bind.
+ *
+ * PGlite ignores the startup message's parameters, so the server applies each connection's startup options
+ * (`options=-c search_path=…`, as a test's schema of its own or a `DATABASE_URL` with `?options=` asks) itself:
+ * whenever the session passes to a connection whose options differ from the last holder's, it resets those and
+ * sets these. The limits: a client that opens a transaction and stalls holds everyone up, and a `SET` a client
+ * runs itself stays shared by all connections.
  */
 export async function startPgliteServer(options: PgliteServerOptions = {}): Promise<PgliteServer> {
   const db = await PGlite.create(options.dataDir);
@@ -53,11 +57,23 @@ export async function startPgliteServer(options: PgliteServerOptions = {}): Prom
     next?.resolve();
   };
 
+  /** The startup options the session carries now (set for the connection that last held it). */
+  let applied = new Map<string, string>();
+  const applyOptions = async (wanted: Map<string, string>) => {
+    if (wanted === applied) return;
+    for (const name of applied.keys()) if (!wanted.has(name)) await db.exec(`reset ${name}`);
+    for (const [name, value] of wanted) {
+      if (applied.get(name) !== value) await db.query('select set_config($1, $2, false)', [name, value]);
+    }
+    applied = wanted;
+  };
+
   const sockets = new Set<Socket>();
   const serve = (socket: Socket) => {
     sockets.add(socket);
     socket.setNoDelay(true);
     const owner = {};
+    let options = new Map<string, string>();
     let buffer = Buffer.alloc(0);
     let started = false;
     let closed = false;
@@ -67,6 +83,8 @@ export async function startPgliteServer(options: PgliteServerOptions = {}): Prom
     const run = async (message: Buffer, endsCycle: boolean) => {
       await acquire(owner);
       if (closed) return;
+      // Outside runExclusive: PGlite's own query() takes the same lock.
+      if (!db.isInTransaction()) await applyOptions(options);
       await db.runExclusive(() =>
         db.execProtocolRawStream(new Uint8Array(message), {
           onRawData: (data) => {
@@ -97,6 +115,7 @@ export async function startPgliteServer(options: PgliteServerOptions = {}): Prom
             return;
           }
           started = true;
+          options = startupOptions(message);
           work = work.then(() => run(message, true));
           continue;
         }
@@ -154,4 +173,38 @@ export async function startPgliteServer(options: PgliteServerOptions = {}): Prom
       await db.close();
     },
   };
+}
+
+/** A run-time parameter name PostgreSQL accepts in `-c name=value` (letters, digits, `_`, one `.` for classes). */
+const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
+
+/**
+ * The `-c name=value` / `--name=value` settings in a startup message's `options` parameter (space-separated,
+ * a backslash escapes the next character), as PostgreSQL reads them.
+ */
+export function startupOptions(message: Buffer): Map<string, string> {
+  const fields = message.subarray(8).toString('utf8').split('\0');
+  const settings = new Map<string, string>();
+  let raw = '';
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === 'options') raw = fields[i + 1]!;
+  const words: string[] = [];
+  let word = '';
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === '\\' && i + 1 < raw.length) word += raw[++i];
+    else if (c === ' ') {
+      if (word) words.push(word);
+      word = '';
+    } else word += c;
+  }
+  if (word) words.push(word);
+  for (let i = 0; i < words.length; i++) {
+    const setting =
+      words[i] === '-c' ? words[++i] : words[i]!.startsWith('--') ? words[i]!.slice(2) : undefined;
+    const eq = setting?.indexOf('=') ?? -1;
+    if (!setting || eq <= 0) continue;
+    const name = setting.slice(0, eq).replace(/-/g, '_');
+    if (PARAMETER_NAME.test(name)) settings.set(name, setting.slice(eq + 1));
+  }
+  return settings;
 }

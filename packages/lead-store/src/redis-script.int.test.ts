@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type {} from '@funnel/testing/redis-global-setup';
+import type {} from '@funnel/testing/services-global-setup';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
 import { evalScript } from './redis-script.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type {} from '@funnel/testing/redis-global-setup';
+import type {} from '@funnel/testing/services-global-setup';
 import { deleteKeys, keysUnder, testKeyPrefix } from '@funnel/testing/redis-keys';
 import { FieldCipher } from './field-cipher.js';
 import { SuppressionList, normalizeEmail, normalizePhone, openPrivacyRequest } from './suppression-list.js';

@@ -6,7 +6,9 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 /**
  * The environment tests run in, read in one place: the Redis to use (when given), the PostgreSQL to use
  * (`TEST_DATABASE_URL`, else the machine's at 127.0.0.1:5432, database `test`), where the reference data is (CI
- * and this workspace: `../shared/data` beside the repository), and the PATH child processes need.
+ * and this workspace: `../shared/data` beside the repository), and the PATH child processes need. Under vitest,
+ * the global setup (services-global-setup.ts) sets REDIS_URL and TEST_DATABASE_URL to the services it chose before
+ * the test workers start; `npm test` sets them for every runner.
  */
 export const testEnv = {
   redisUrl: process.env.REDIS_URL || undefined,

@@ -97,24 +97,32 @@ export interface RedisServer {
   readonly url: string;
   /** kill -9: the server dies at once, as in a crash. */
   kill(): Promise<void>;
-  /** Starts it again on the same port (and the same AOF file, when it has one). */
+  /** Starts it again on the same port (and the same AOF file, when it has one); nothing when it is running. */
   start(): Promise<void>;
 }
 
 /**
- * A redis-server of the test's own, on a free port, that the test may kill and restart: the shared Redis is
- * never stopped. With `aofDir`, it keeps an append-only file there (fsync every second) and reloads it on restart.
+ * A redis-server of the test's own, bound to 127.0.0.1 on a free port, that the test may kill and restart: the
+ * shared Redis is never stopped. With `aofDir`, it keeps an append-only file there (fsync every second) and reloads
+ * it on restart. `kill()` at the end of the test leaves nothing running.
  */
 export async function startRedisServer(options: { aofDir?: string } = {}): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | undefined;
-  const args = options.aofDir
-    ? ['--port', String(port), '--save', '', '--appendonly', 'yes', '--dir', options.aofDir]
-    : ['--port', String(port), '--save', '', '--appendonly', 'no'];
+  const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
+  const persistence = options.aofDir
+    ? ['--save', '', '--appendonly', 'yes', '--dir', options.aofDir]
+    : ['--save', '', '--appendonly', 'no'];
+  const args = ['--bind', '127.0.0.1', '--port', String(port), ...persistence];
   const start = async () => {
-    child = spawn('redis-server', args, { stdio: 'ignore' });
+    // A second server on the same port would fail to bind and exit, leaving this one unowned (and running).
+    if (running()) return;
+    const current = spawn('redis-server', args, { stdio: 'ignore' });
+    child = current;
     const deadline = Date.now() + 10_000;
     for (;;) {
+      if (current.exitCode !== null)
+        throw new Error(`redis-server on port ${port} exited (${current.exitCode})`);
       if (await pingRedis(port)) return;
       if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not start`);
       await new Promise((r) => setTimeout(r, 50));
@@ -126,7 +134,7 @@ export async function startRedisServer(options: { aofDir?: string } = {}): Promi
     url: `redis://127.0.0.1:${port}`,
     async kill() {
       const current = child;
-      if (!current || current.exitCode !== null) return;
+      if (!current || !running()) return;
       const exited = new Promise<void>((resolve) => current.once('exit', () => resolve()));
       current.kill('SIGKILL');
       await exited;
