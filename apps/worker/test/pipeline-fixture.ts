@@ -80,6 +80,8 @@ export class Pipeline {
   readonly suppressionSecret = randomBytes(32).toString('hex');
   readonly redis: Redis;
   readonly store: LeadStore;
+  /** The field-encryption key ring the worker would be given (`encryptionKey`). */
+  readonly cipher: FieldCipher;
   readonly queue: Queue;
   readonly webhookQueue: Queue;
 
@@ -88,14 +90,11 @@ export class Pipeline {
     // Fault tests restart Redis under this connection; it reconnects by itself.
     this.redis.on('error', () => {});
     const [key] = this.encryptionKey.split(':').slice(1);
-    this.store = new LeadStore(
-      this.redis,
-      new FieldCipher([{ id: 't1', key: Buffer.from(key!, 'base64') }]),
-      {
-        keyPrefix: this.keyPrefix,
-        ttlMs: 3600_000,
-      },
-    );
+    this.cipher = new FieldCipher([{ id: 't1', key: Buffer.from(key!, 'base64') }]);
+    this.store = new LeadStore(this.redis, this.cipher, {
+      keyPrefix: this.keyPrefix,
+      ttlMs: 3600_000,
+    });
     this.queue = new Queue(JOBS.submitLead.queue, {
       connection: this.redis,
       prefix: queuePrefix(this.keyPrefix),

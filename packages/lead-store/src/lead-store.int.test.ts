@@ -28,15 +28,17 @@ describe('LeadStore on real Redis', () => {
     await Promise.all([redis.quit(), subscriber.quit()]);
   });
 
-  it('stores answers under server names and seals sensitive ones', async () => {
+  it('stores answers under server names and seals sensitive and personal ones', async () => {
     const id = await store.create(
-      { first_name: 'Ann', ssn: '123456789', loan_amount: 500 },
+      { first_name: 'Ann', email: 'ann@example.com', ssn: '123456789', loan_amount: 500 },
       { utmSource: 'x' },
     );
     const raw = await redis.hgetall(store.key(id));
-    expect(raw.first_name).toBe('"Ann"');
+    expect(raw.loan_amount).toBe('500');
+    expect(raw.first_name).toMatch(/^enc:v1:k1:/);
+    expect(raw.email).toMatch(/^enc:v1:k1:/);
     expect(raw.ssn).toMatch(/^enc:v1:k1:/);
-    expect(JSON.stringify(raw)).not.toContain('123456789');
+    expect(JSON.stringify(raw)).not.toMatch(/123456789|Ann|ann@example/);
     const lead = await store.get(id);
     expect(lead?.fields).toMatchObject({ first_name: 'Ann', ssn: '123456789', loan_amount: 500 });
     expect(lead?.tracking).toEqual({ utmSource: 'x' });
