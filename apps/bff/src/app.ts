@@ -88,6 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(security, {
     keyPrefix: env.REDIS_KEY_PREFIX,
+    addressKeySecret: env.SUPPRESSION_HASH_SECRET,
     rateLimitEnabled: env.RATE_LIMIT_ENABLED,
     rateLimitMax: env.RATE_LIMIT_MAX,
     rateLimitWindowMs: env.RATE_LIMIT_WINDOW_MS,

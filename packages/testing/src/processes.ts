@@ -104,12 +104,17 @@ export interface RedisServer {
 /**
  * A redis-server of the test's own, on a free port, that the test may kill and restart: the shared Redis is
  * never stopped. With `aofDir`, it keeps an append-only file there (fsync every second) and reloads it on restart.
+ * With `snapshots` too, it also has RDB save points (as Redis's default configuration does) and writes its files
+ * uncompressed, so a test can search them for text.
  */
-export async function startRedisServer(options: { aofDir?: string } = {}): Promise<RedisServer> {
+export async function startRedisServer(
+  options: { aofDir?: string; snapshots?: boolean } = {},
+): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | undefined;
+  const save = options.snapshots ? ['--save', '3600 1', '--rdbcompression', 'no'] : ['--save', ''];
   const args = options.aofDir
-    ? ['--port', String(port), '--save', '', '--appendonly', 'yes', '--dir', options.aofDir]
+    ? ['--port', String(port), ...save, '--appendonly', 'yes', '--dir', options.aofDir]
     : ['--port', String(port), '--save', '', '--appendonly', 'no'];
   const start = async () => {
     child = spawn('redis-server', args, { stdio: 'ignore' });

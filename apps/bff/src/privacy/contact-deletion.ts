@@ -2,6 +2,7 @@ import type { DeletionRequestPayload, DeletionResult } from '@funnel/contracts/d
 import { CLIENT_TO_SERVER } from '@funnel/contracts/fields';
 import type { BorrowerIndex } from '@funnel/lead-store/borrower-index';
 import type { ContactIndex } from '@funnel/lead-store/contact-index';
+import type { DiskErasure } from '@funnel/lead-store/disk-erasure';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
 import type { SuppressionList } from '@funnel/lead-store/suppression-list';
 import type { LeadJobs } from '../jobs/lead-jobs.js';
@@ -12,6 +13,8 @@ export interface ContactDeletionDeps {
   borrowers: Pick<BorrowerIndex, 'release'>;
   jobs: Pick<LeadJobs, 'removeAll'>;
   suppression: SuppressionList;
+  /** Notes that Redis's files must be rewritten, which the worker's compaction pass does (docs/adr/0013). */
+  disk: Pick<DiskErasure, 'markErased'>;
   /** The consent archive in PostgreSQL (when configured): the person's records there go too. */
   archive?: { deleteConsents(leadIds: readonly string[]): Promise<number> };
 }
@@ -45,6 +48,8 @@ export class ContactDeletion {
     await this.deps.contactIndex.forget(contact);
 
     const requestId = await this.deps.suppression.recordDeletion(contact, { leadsDeleted, jobsRemoved });
+    // Last: the rewrite must come after everything above has left Redis's memory.
+    await this.deps.disk.markErased();
     return { requestId, leadsDeleted, jobsRemoved };
   }
 }
