@@ -4,7 +4,7 @@
 // clear in Redis or its files; after the deletion requests and the stated bound (3 × ERASURE_REWRITE_INTERVAL_MS,
 // seconds here) no canary is anywhere: Redis keys of every type, the AOF and RDB files, PostgreSQL, the log; nor
 // any sealed value of those leads that the key ring still opens.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,12 +13,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSENT_VERSION } from '@funnel/contracts/consent';
 import { SERVER_TO_CLIENT } from '@funnel/contracts/fields';
-import { PARTNER_LEAD_REQUEST_EXAMPLE } from '@funnel/contracts/partner-api';
-import { addDays } from '@funnel/contracts/rules/calendar-date';
-import { isSelectablePayDate } from '@funnel/contracts/rules/pay-dates';
 import { STEPS } from '@funnel/contracts/steps';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { testEnv } from '@funnel/testing/env';
+import { partnerKey, partnerLeadBody } from '@funnel/testing/partner-lead';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import {
   freePort,
@@ -33,7 +31,7 @@ const INTERVAL_MS = 2000;
 /** The bound the README states, in this test's interval: an erasure leaves the files within 3 intervals. */
 const BOUND_MS = 3 * INTERVAL_MS;
 const ADMIN_TOKEN = `admin-${randomBytes(16).toString('hex')}`;
-const apiKey = `fpk_${randomBytes(24).toString('base64url')}`;
+const partner = partnerKey('erasure', 600_000);
 const keyId = 'erasure';
 const encryptionKey = randomBytes(32);
 const secrets = {
@@ -77,26 +75,13 @@ const funnelPerson = canary('funnel', 'Fnlxq', '212', '198.51.100.77');
 const partnerPerson = canary('partner', 'Prtvz', '312', '198.51.100.88');
 const people = [funnelPerson, partnerPerson];
 
-function businessToday(): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date());
-}
-
 function leadBody(person: Canary, ssn: string): Record<string, unknown> {
-  const today = businessToday();
-  let payDate = addDays(today, 3);
-  while (!isSelectablePayDate(payDate, today)) payDate = addDays(payDate, 1);
-  const { webhookUrl: _none, ...example } = PARTNER_LEAD_REQUEST_EXAMPLE;
+  const example = partnerLeadBody();
   return {
     ...example,
     ...person.answers,
-    incomeNextDate1: payDate,
     socialSecurityNumber: ssn,
-    consent: {
-      ...PARTNER_LEAD_REQUEST_EXAMPLE.consent,
-      at: new Date().toISOString(),
-      ip: person.ip,
-      userAgent: person.userAgent,
-    },
+    consent: { ...(example.consent as object), ip: person.ip, userAgent: person.userAgent },
   };
 }
 
@@ -241,7 +226,7 @@ describe('a deletion request reaches the disk', () => {
           COOKIE_SECURE: 'false',
           TRUST_PROXY: 'true',
           ADMIN_API_TOKEN: ADMIN_TOKEN,
-          PARTNER_API_KEYS: `erasure:aff-erasure:${createHash('sha256').update(apiKey).digest('hex')}:600000`,
+          PARTNER_API_KEYS: partner.entry,
           DATABASE_URL: databaseUrl,
           ...secrets,
         },
@@ -313,7 +298,7 @@ describe('a deletion request reaches the disk', () => {
     // The partner lead, server to server.
     const posted = await fetch(`${bffUrl}/api/v1/partner/leads`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${partner.key}`, 'content-type': 'application/json' },
       body: JSON.stringify(leadBody(partnerPerson, '219-09-9992')),
     });
     expect(posted.status, await posted.clone().text()).toBe(202);

@@ -24,6 +24,14 @@ import type { ContactIndex } from './contact-index.js';
 import { FieldCipher } from './field-cipher.js';
 import { evalScript } from './redis-script.js';
 
+/**
+ * A sealed answer read without opening it ({@link LeadStore.get}'s `open`): the caller learns it is there, not
+ * what it says.
+ */
+export class Unopened {
+  constructor(readonly sealed: string) {}
+}
+
 /** Stored answers, keyed by server field name (decisions.md: leads are stored under server names). */
 export type StoredFields = Partial<Record<ServerField, unknown>>;
 
@@ -222,7 +230,11 @@ export class LeadStore {
     return id;
   }
 
-  async get(id: string): Promise<LeadRecord | null> {
+  /**
+   * The lead, its sealed answers opened; with `open`, only those it accepts, the others read as {@link Unopened}
+   * (a step save opens only what its checks compare, so a save opens nothing it does not need).
+   */
+  async get(id: string, options: { open?: (field: string) => boolean } = {}): Promise<LeadRecord | null> {
     const raw = await this.redis.hgetall(this.key(id));
     if (Object.keys(raw).length === 0) return null;
     const answers: Record<string, string> = {};
@@ -239,7 +251,7 @@ export class LeadStore {
     } = raw;
     return {
       id,
-      fields: this.decode(id, answers),
+      fields: this.decode(id, answers, options.open),
       tracking: tracking ? JSON.parse(tracking) : {},
       ...(submission ? { submission: SubmissionStateSchema.parse(JSON.parse(submission)) } : {}),
       ...(outcome ? { outcome: LeadOutcomeSchema.parse(JSON.parse(outcome)) } : {}),
@@ -663,10 +675,11 @@ export class LeadStore {
     return out;
   }
 
-  private decode(id: string, raw: Record<string, string>): StoredFields {
+  private decode(id: string, raw: Record<string, string>, open?: (field: string) => boolean): StoredFields {
     const out: Record<string, unknown> = {};
     for (const [field, value] of Object.entries(raw)) {
-      out[field] = JSON.parse(this.openValue(value, `${id}:${field}`));
+      if (open && FieldCipher.isSealed(value) && !open(field)) out[field] = new Unopened(value);
+      else out[field] = JSON.parse(this.openValue(value, `${id}:${field}`));
     }
     return out as StoredFields;
   }
