@@ -19,6 +19,9 @@ export interface ContactDeletionDeps {
   archive?: { deleteConsents(leadIds: readonly string[]): Promise<number> };
 }
 
+/** The sealed answers an erasure opens: the email and phone whose index entries it drops. */
+const CONTACT_FIELDS: ReadonlySet<string> = new Set([CLIENT_TO_SERVER.email, CLIENT_TO_SERVER.phone]);
+
 /**
  * Erases a person on an operator's verified request (docs/adr/0007-consent-retention-and-erasure.md): every
  * lead that held their email or phone, with its retained consent record (in Redis and in the archive), its queued
@@ -37,7 +40,7 @@ export class ContactDeletion {
     for (const leadId of leadIds) {
       jobsRemoved += await this.deps.jobs.removeAll(leadId);
       // The lead may hold another email or phone than the ones asked about: drop its entries there too.
-      const lead = await this.deps.store.get(leadId);
+      const lead = await this.deps.store.get(leadId, { open: (field) => CONTACT_FIELDS.has(field) });
       if (lead) await this.deps.contactIndex.remove(leadId, contactOf(lead.fields));
       // The duplicate index's keyed hashes of their SSN, email and birth date go with the lead.
       if (lead?.borrowerKeys) await this.deps.borrowers.release(lead.borrowerKeys, leadId);
