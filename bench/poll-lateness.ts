@@ -9,7 +9,7 @@ import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { LeadStore } from '@funnel/lead-store/lead-store';
 import { smoke } from './lib/bench-options.js';
-import { partnerKey, partnerLeadBody } from './lib/partner-lead.js';
+import { partnerKey, partnerLeadBody } from '@funnel/testing/partner-lead';
 import { CPU, REPO_ROOT, startService, withServices } from './lib/processes.js';
 import { startRecordingProxy } from './lib/recording-proxy.js';
 import { fmt, report } from './lib/report.js';

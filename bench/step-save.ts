@@ -1,51 +1,57 @@
 // Step save: PUT /api/v1/lead/steps/lgname with a session, against a bare Fastify route with the same zod body
-// and one HSET. Figures: throughput at 50 connections, and p99 at half the baseline's capacity.
+// and one HSET. Figures: throughput at 50 connections, and p99 at half the baseline's capacity. Then the price of
+// sealing every personal answer at rest (issue 32): the same BFF, run from source twice, sealing today's set
+// against the older sensitive-only set (the name step's two answers were in clear then).
 import { loadSeconds, rounds } from './lib/bench-options.js';
 import { createLeadSession } from './lib/funnel-client.js';
 import { load, type LoadResult } from './lib/load.js';
 import { withServices } from './lib/processes.js';
 import { fmt, report } from './lib/report.js';
 import { NAME_STEP_SAMPLE } from './lib/samples.js';
-import { benchSecrets, startBaseline, startBff, startRedis } from './lib/services.js';
+import { benchSecrets, bffEnv, startBaseline, startBff, startRedis } from './lib/services.js';
 import { median } from './lib/stats.js';
 
 await withServices(async (track) => {
   const redis = track(await startRedis());
-  const bff = track(await startBff({ redisUrl: redis.url, secrets: benchSecrets() }));
+  const secrets = benchSecrets();
+  const bff = track(await startBff({ redisUrl: redis.url, secrets }));
   const bare = track(await startBaseline('bare-step-save.ts', { REDIS_URL: redis.url }));
   const cookie = await createLeadSession(bff.url);
   const body = JSON.stringify(NAME_STEP_SAMPLE);
-  const targets = {
+  type Target = { url: string; headers: Record<string, string> };
+  const targets: Record<string, Target> = {
     product: {
       url: `${bff.url}/api/v1/lead/steps/lgname`,
       headers: { 'content-type': 'application/json', cookie },
     },
     baseline: { url: `${bare.url}/steps/lgname`, headers: { 'content-type': 'application/json' } },
   };
-  const run = async (side: keyof typeof targets, seconds: number, overallRate?: number) => {
-    const result = await load({ ...targets[side], method: 'PUT', body, seconds, overallRate });
+  const run = async (side: string, seconds: number, overallRate?: number) => {
+    const result = await load({ ...targets[side]!, method: 'PUT', body, seconds, overallRate });
     if (result.errors + result.non2xx > 0)
       throw new Error(`${side}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
     return result;
   };
+  /** Saturated req/s of two targets, warmed up then alternated round by round; reported as a ratio. */
+  const compareRps = async (sides: [product: string, baseline: string], measure: string, goal: number) => {
+    for (const side of sides) await run(side, 2);
+    const rps: [number[], number[]] = [[], []];
+    for (let i = 0; i < rounds; i++) {
+      for (const [j, side] of sides.entries()) rps[j]!.push((await run(side, loadSeconds)).rps);
+    }
+    const [product, baseline] = rps.map(median) as [number, number];
+    report({
+      measure,
+      product: fmt.rate(product),
+      baseline: fmt.rate(baseline),
+      ratio: fmt.ratio(product / baseline),
+      goal: `≥ ${goal.toFixed(2)}×`,
+      pass: product / baseline >= goal,
+    });
+    return baseline;
+  };
 
-  await run('product', 2);
-  await run('baseline', 2);
-  const saturated: Record<'product' | 'baseline', LoadResult[]> = { product: [], baseline: [] };
-  for (let i = 0; i < rounds; i++) {
-    saturated.product.push(await run('product', loadSeconds));
-    saturated.baseline.push(await run('baseline', loadSeconds));
-  }
-  const productRps = median(saturated.product.map((r) => r.rps));
-  const baselineRps = median(saturated.baseline.map((r) => r.rps));
-  report({
-    measure: 'step save req/s (-c 50)',
-    product: fmt.rate(productRps),
-    baseline: fmt.rate(baselineRps),
-    ratio: fmt.ratio(productRps / baselineRps),
-    goal: '≥ 0.80×',
-    pass: productRps / baselineRps >= 0.8,
-  });
+  const baselineRps = await compareRps(['product', 'baseline'], 'step save req/s (-c 50)', 0.8);
 
   const rate = Math.round(baselineRps / 2);
   const paced: Record<'product' | 'baseline', LoadResult[]> = { product: [], baseline: [] };
@@ -64,4 +70,26 @@ await withServices(async (track) => {
     goal: '≤ 2×, rate kept',
     pass: productP99 / Math.max(baselineP99, 1) <= 2 && productAchieved >= rate * 0.95,
   });
+
+  await bff.stop();
+  await bare.stop();
+
+  // Sealing: both variants from source under the same loader, alternated round by round.
+  for (const sealed of ['sensitive', 'all']) {
+    const { url } = track(
+      await startBaseline('bff-sealing.ts', {
+        ...bffEnv({ redisUrl: redis.url, secrets }),
+        BENCH_SEALED: sealed,
+      }),
+    );
+    targets[sealed] = {
+      url: `${url}/api/v1/lead/steps/lgname`,
+      headers: { 'content-type': 'application/json', cookie: await createLeadSession(url) },
+    };
+  }
+  await compareRps(
+    ['all', 'sensitive'],
+    'step save req/s, every personal answer sealed (vs sensitive only)',
+    0.9,
+  );
 });

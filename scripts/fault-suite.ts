@@ -14,12 +14,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { CONSENT_VERSION } from '@funnel/contracts/consent';
-import { PARTNER_LEAD_REQUEST_EXAMPLE } from '@funnel/contracts/partner-api';
-import { addDays } from '@funnel/contracts/rules/calendar-date';
-import { isSelectablePayDate } from '@funnel/contracts/rules/pay-dates';
 import { STEPS } from '@funnel/contracts/steps';
 import { freePort, startApp, startRedisServer, type AppProcess } from '@funnel/testing/processes';
 import { testEnv } from '@funnel/testing/env';
+import { partnerLeadBody } from '@funnel/testing/partner-lead';
 
 const short = process.argv.includes('--short');
 const PARTNER_LEADS = short ? 60 : 220;
@@ -27,25 +25,15 @@ const FUNNEL_LEADS = short ? 20 : 90;
 const PREFIX = 'faults:';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function businessToday(): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date());
-}
-
 let borrowers = 0;
 
 /** A distinct borrower per lead (SSN and email), as real traffic has: the BFF refuses a borrower twice. */
 function leadBody(): Record<string, unknown> {
   borrowers += 1;
-  const today = businessToday();
-  let payDate = addDays(today, 3);
-  while (!isSelectablePayDate(payDate, today)) payDate = addDays(payDate, 1);
-  const { webhookUrl: _none, ...example } = PARTNER_LEAD_REQUEST_EXAMPLE;
   return {
-    ...example,
-    incomeNextDate1: payDate,
+    ...partnerLeadBody(),
     socialSecurityNumber: `${100 + (borrowers % 500)}-${String(10 + Math.floor(borrowers / 500)).padStart(2, '0')}-${String(1000 + borrowers).padStart(4, '0')}`,
     email: `borrower.${borrowers}@example.com`,
-    consent: { ...PARTNER_LEAD_REQUEST_EXAMPLE.consent, at: new Date().toISOString() },
   };
 }
 

@@ -80,23 +80,31 @@ export async function startBff(options: {
     // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the BFF there on exit, to read where its time goes.
     args: [...cpuProfileArgs(), ...inspectArgs(inspectPort), built('bff', 'server.js')],
     cpu: options.cpu ?? CPU.server,
-    env: {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      REDIS_URL: options.redisUrl,
-      REDIS_KEY_PREFIX: 'bench:',
-      REFERENCE_DATA_DIR: referenceDataDir,
-      COOKIE_SECURE: 'false',
-      RATE_LIMIT_MAX: '1000000000',
-      ...options.secrets,
-      ...options.env,
-    },
+    env: { ...bffEnv(options), PORT: String(port) },
     ready: () => answers(`${url}/readyz`),
     timeoutMs: 60_000,
   });
   return { ...service, url, inspectPort };
+}
+
+/** The BFF's environment as {@link startBff} gives it (without the port). */
+export function bffEnv(options: {
+  redisUrl: string;
+  secrets: Record<string, string>;
+  env?: Record<string, string>;
+}): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    HOST: '127.0.0.1',
+    REDIS_URL: options.redisUrl,
+    REDIS_KEY_PREFIX: 'bench:',
+    REFERENCE_DATA_DIR: referenceDataDir,
+    COOKIE_SECURE: 'false',
+    RATE_LIMIT_MAX: '1000000000',
+    ...options.secrets,
+    ...options.env,
+  };
 }
 
 /** The lender sandbox on a free port and the load CPU, configured by its `SANDBOX_*` variables. */

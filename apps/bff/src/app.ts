@@ -47,6 +47,11 @@ export interface AppOptions {
   referenceData: ReferenceData;
   /** The clock, injectable so date rules can be tested on any day. */
   now?: () => Date;
+  /**
+   * Which answers the lead store seals at rest (default: every sensitive and personal field). Only the step-save
+   * bench sets it, to measure today's set against the older sensitive-only one in the same run.
+   */
+  sealedFields?: (field: string) => boolean;
 }
 
 const BODY_LIMIT_BYTES = 16 * 1024;
@@ -88,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(security, {
     keyPrefix: env.REDIS_KEY_PREFIX,
+    addressKeySecret: env.SUPPRESSION_HASH_SECRET,
     rateLimitEnabled: env.RATE_LIMIT_ENABLED,
     rateLimitMax: env.RATE_LIMIT_MAX,
     rateLimitWindowMs: env.RATE_LIMIT_WINDOW_MS,
@@ -104,6 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     env,
     referenceData: options.referenceData,
     now,
+    ...(options.sealedFields ? { sealedFields: options.sealedFields } : {}),
   });
   await app.register(outcomeEvents);
   await app.register(openapi);

@@ -53,10 +53,13 @@ describe('consent evidence', () => {
     });
   });
 
-  it('keeps a self-contained copy for five years under its own key, without SSN, bank or licence data', async () => {
+  it('keeps a self-contained copy for five years under its own key, sealed, without SSN, bank or licence data', async () => {
     const key = `${t.env.REDIS_KEY_PREFIX}consent:${id}`;
     const raw = await t.redis.get(key);
-    const retained = RetainedConsentSchema.parse(JSON.parse(raw!));
+    // Sealed whole at rest: it names the person, their contact, IP address and user agent.
+    expect(raw).toMatch(/^enc:v1:/);
+    expect(raw).not.toMatch(/maria|garcia|2125550142/i);
+    const retained = RetainedConsentSchema.parse(await t.app.leadStore.getRetainedConsent(id));
     const lead = await t.app.leadStore.get(id);
     expect(retained).toEqual({
       ...lead?.consent,

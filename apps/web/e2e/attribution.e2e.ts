@@ -7,7 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { STEP_NAMES, type StepName } from '@funnel/contracts/steps';
 import { API_ANSWERS, VISITOR, completeLanding, leadBefore } from './funnel-driver';
 import { startHarness, type Harness } from './harness';
-import { leadKeys, newLead, type StoredLead } from './lead-in-redis';
+import { leadKeys, newLead, openSealed, type StoredLead } from './lead-in-redis';
 import { assertAccessible, collectPageErrors } from './page-checks';
 
 const LANDING_QUERY =
@@ -32,7 +32,9 @@ async function apiLeadBefore(harness: Harness, context: BrowserContext, step: St
 
 /** The button and certificates of the consent recorded on the lead at `key`. */
 async function certificatesOf(harness: Harness, key: string): Promise<Record<string, unknown>> {
-  const consent = JSON.parse((await harness.redis.hget(key, '_consent')) ?? '{}') as Record<string, unknown>;
+  const raw = await harness.redis.hgetall(key);
+  const lead = { key, id: key.slice(`${harness.config.keyPrefix}lead:`.length), raw };
+  const consent = openSealed(harness, lead, '_consent') as Record<string, unknown>;
   return {
     button: consent.button,
     trustedFormUrl: consent.trustedFormUrl,
@@ -40,7 +42,7 @@ async function certificatesOf(harness: Harness, key: string): Promise<Record<str
   };
 }
 
-function parsedMeta(lead: StoredLead, field: '_tracking' | '_consent'): Record<string, unknown> {
+function parsedMeta(lead: StoredLead, field: '_tracking'): Record<string, unknown> {
   return JSON.parse(lead.raw[field] ?? '{}') as Record<string, unknown>;
 }
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { SENSITIVE_SERVER_FIELDS } from '@funnel/contracts/fields';
+import { SEALED_SERVER_FIELDS } from '@funnel/contracts/fields';
 import { STEP_NAMES, getStep, progressFor } from '@funnel/contracts/steps';
 import { VISITOR, answer, completeLanding, firstSelectablePayDate, nextTo } from './funnel-driver';
 import { startHarness, type Harness } from './harness';
-import { leadKeys, newLead, openSealed } from './lead-in-redis';
+import { leadKeys, newLead, openAll, openSealed } from './lead-in-redis';
 import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
 
 let harness: Harness;
@@ -79,11 +79,7 @@ test('a visitor goes from the landing form through every step to matching; every
   await screenshotBothWidths(page, '26-mapping-lender');
 
   const lead = await newLead(harness, before);
-  const stored = Object.fromEntries(
-    Object.entries(lead.raw)
-      .filter(([field]) => !SENSITIVE_SERVER_FIELDS.includes(field as never))
-      .map(([field, value]) => [field, JSON.parse(value) as unknown]),
-  );
+  const stored = openAll(harness, lead);
   assert.deepEqual(
     {
       loan_amount: stored.loan_amount,
@@ -160,7 +156,8 @@ test('a visitor goes from the landing form through every step to matching; every
     bank_aba: VISITOR.routingNumber,
     bank_account_number: VISITOR.bankAccount,
   };
-  for (const field of SENSITIVE_SERVER_FIELDS) {
+  for (const field of SEALED_SERVER_FIELDS) {
+    if (field === 'user_ip' || field === 'user_agent') continue; // recorded at submission
     assert.ok(lead.raw[field]?.startsWith('enc:v1:'), `${field} is sealed at rest`);
   }
   assert.deepEqual(

@@ -41,10 +41,15 @@ export function harnessCipher(harness: Harness): FieldCipher {
   return new FieldCipher([{ id, key: Buffer.from(key, 'base64') }]);
 }
 
-/** Opens a sealed value with the harness's key, as the BFF would. */
+/** Opens a sealed value with the harness's key, as the BFF would (a value in clear is read as it is). */
 export function openSealed(harness: Harness, lead: StoredLead, field: string): unknown {
   const cipher = harnessCipher(harness);
   const sealed = lead.raw[field];
   if (sealed === undefined) throw new Error(`${field} is not stored`);
-  return JSON.parse(cipher.open(sealed, `${lead.id}:${field}`));
+  return JSON.parse(FieldCipher.isSealed(sealed) ? cipher.open(sealed, `${lead.id}:${field}`) : sealed);
+}
+
+/** Every stored value of the lead, sealed ones opened. */
+export function openAll(harness: Harness, lead: StoredLead): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(lead.raw).map((field) => [field, openSealed(harness, lead, field)]));
 }

@@ -9,7 +9,7 @@ import { CrossSellRecordSchema, type CrossSellRecord } from '@funnel/contracts/c
 import { STEP_NAMES, getStep } from '@funnel/contracts/steps';
 import { API_ANSWERS, answer, completeLanding, leadBefore, nextTo } from './funnel-driver';
 import { startHarness, type Harness, type ManagedProcess } from './harness';
-import { leadKeys, newLead, type StoredLead } from './lead-in-redis';
+import { leadKeys, newLead, openSealed, type StoredLead } from './lead-in-redis';
 import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
 import { startLenderSandbox, startWorker, type LenderSandbox } from './submission-pipeline';
 
@@ -221,7 +221,7 @@ test(
 
     const lead = await newLead(harness, leadsBefore);
     assert.equal(JSON.parse(lead.raw._outcome ?? '{}').outcome, 'sold');
-    const consentRecord = JSON.parse(lead.raw._consent ?? '{}') as Record<string, unknown>;
+    const consentRecord = openSealed(harness, lead, '_consent') as Record<string, unknown>;
     assert.equal(consentRecord.button, 'REQUEST_FUNDS');
     assert.equal(
       consentRecord.textSha256,

@@ -51,6 +51,11 @@ export const EnvSchema = z
     /** How often the reconciler looks for leads in impossible states, and how late a pending lead may be. */
     RECONCILE_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
     RECONCILE_DEADLINE_GRACE_MS: z.coerce.number().int().nonnegative().default(30000),
+    /**
+     * How often a worker looks for erasures not yet rewritten out of Redis's AOF and RDB files (docs/adr/0014):
+     * at most one rewrite per interval across all workers. An erasure leaves the files within 3 intervals.
+     */
+    ERASURE_REWRITE_INTERVAL_MS: z.coerce.number().int().positive().default(300_000),
     LOCK_DURATION_MS: z.coerce.number().int().positive().default(5000),
     /**
      * The buyers file (README, "Buyers"): the buyer contracts the submission waterfall walks. Unset, the lender

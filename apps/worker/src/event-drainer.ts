@@ -6,7 +6,8 @@ import { LeadEventSchema, type LeadEvent } from '@funnel/contracts/lead-events';
 import type { Database } from '@funnel/db/database';
 import { recordEvents } from '@funnel/db/record-events';
 import { archiveConsents, deleteConsents, type ContactSealer } from '@funnel/db/consent-archive';
-import { RetainedConsentSchema, type RetainedConsent } from '@funnel/contracts/consent';
+import type { RetainedConsent } from '@funnel/contracts/consent';
+import { openRetainedConsent } from '@funnel/lead-store/lead-store';
 
 const GROUP = 'drain';
 /** A pending entry idle this long belongs to a drainer that died: another takes it over. */
@@ -65,10 +66,16 @@ export function startEventDrainer(options: EventDrainerOptions): { stop(): Promi
   const retainedConsents = async (redis: Redis, events: LeadEvent[]): Promise<RetainedConsent[]> => {
     const leadIds = [...new Set(events.filter((e) => e.type === 'submitted').map((e) => e.leadId))];
     if (leadIds.length === 0 || !options.consents) return [];
-    const raws = await redis.mget(...leadIds.map(options.consents.consentKey));
-    return raws.flatMap((raw) => {
-      const parsed = raw ? RetainedConsentSchema.safeParse(JSON.parse(raw)) : undefined;
-      return parsed?.success ? [parsed.data] : [];
+    const { consentKey, sealer } = options.consents;
+    const raws = await redis.mget(...leadIds.map(consentKey));
+    return raws.flatMap((raw, i) => {
+      if (!raw) return [];
+      try {
+        return [openRetainedConsent(sealer, leadIds[i]!, raw)];
+      } catch (error) {
+        logger.error({ leadId: leadIds[i], err: error }, 'retained consent not understood; not archived');
+        return [];
+      }
     });
   };
 

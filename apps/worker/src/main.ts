@@ -19,7 +19,8 @@ import { LenderClient } from './lender-client.js';
 import { createPartnerWebhookNotifier } from './partner-webhook-notifier.js';
 import { WorkerMetrics, startHealthServer } from './metrics.js';
 import { createReconciler } from './reconciler.js';
-import { startReconcilerWorker } from './reconciler-worker.js';
+import { startReconcilerWorker, startScheduledPass } from './reconciler-worker.js';
+import { DiskErasure, ERASURE_COMPACTION_QUEUE } from '@funnel/lead-store/disk-erasure';
 import { createSubmissionWorker } from './submission-worker.js';
 import { createWebhookDeliveryWorker } from './webhook-delivery-worker.js';
 import { WebhookSender } from './webhook-sender.js';
@@ -247,6 +248,27 @@ const reconciler = await startReconcilerWorker(
   }),
   { connection, keyPrefix: env.REDIS_KEY_PREFIX, everyMs: env.RECONCILE_INTERVAL_MS, logger },
 );
+const diskErasure = new DiskErasure(connection, { keyPrefix: env.REDIS_KEY_PREFIX });
+const erasureCompactor = await startScheduledPass(
+  ERASURE_COMPACTION_QUEUE,
+  async () => {
+    const result = await diskErasure.compact();
+    if (result === 'idle') return result;
+    metrics?.erasureCompactions.inc({ result });
+    const level =
+      result === 'rewritten' || result === 'no-persistence' || result === 'busy' ? 'info' : 'warn';
+    logger[level]({ result }, 'erasure compaction');
+    return result;
+  },
+  {
+    connection,
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    everyMs: env.ERASURE_REWRITE_INTERVAL_MS,
+    logger,
+    // A rewrite of a large AOF may take minutes; the pass waits for it (and gives up after 10).
+    lockTtlMs: 11 * 60_000,
+  },
+);
 const followUpQueues = [
   JOBS.mailingListSync,
   JOBS.crossSellForward,
@@ -254,7 +276,7 @@ const followUpQueues = [
   JOBS.sensitiveDataPurge,
 ].map((job) => new Queue(job.queue, { connection, prefix: queuePrefix(env.REDIS_KEY_PREFIX) }));
 metrics = new WorkerMetrics(
-  [submissionQueue, webhookQueue, postbackQueue, reconciler.queue, ...followUpQueues],
+  [submissionQueue, webhookQueue, postbackQueue, reconciler.queue, erasureCompactor.queue, ...followUpQueues],
   systemOfRecord ? () => connection.xlen(eventOutbox.key) : undefined,
 );
 metrics.redisUp.set(redisWatch.up || connection.status === 'ready' ? 1 : 0);
@@ -283,6 +305,7 @@ closeOnSignals(
     await Promise.all([
       worker.close(),
       reconciler.worker.close(),
+      erasureCompactor.worker.close(),
       webhookWorker.close(),
       postbackWorker.close(),
       systemOfRecord?.stop(),
@@ -301,6 +324,7 @@ closeOnSignals(
       ...followUpQueues.map((queue) => queue.close()),
       new Promise((resolve) => (health ? health.server.close(resolve) : resolve(undefined))),
       reconciler.queue.close(),
+      erasureCompactor.queue.close(),
     ]);
     await connection.quit();
   },

@@ -44,6 +44,12 @@ export class WorkerMetrics {
     labelNames: ['kind'] as const,
     registers: [this.registry],
   });
+  readonly erasureCompactions = new Counter({
+    name: 'funnel_erasure_compactions_total',
+    help: "Passes rewriting erased data out of Redis's AOF and RDB files, by result (rewritten, busy, refused, failed, no-persistence)",
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
   readonly redisUp = new Gauge({
     name: 'funnel_redis_up',
     help: '1 while the Redis connection is ready',

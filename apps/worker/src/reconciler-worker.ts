@@ -5,35 +5,44 @@ import { queuePrefix } from '@funnel/contracts/jobs';
 import { evalScript } from '@funnel/lead-store/redis-script';
 
 export const RECONCILE_QUEUE = 'reconciler';
-const SCHEDULER_ID = 'reconcile';
 
 // A pass longer than the interval would let the scheduler's next job start on another worker (BullMQ adds the
 // next job when one starts), so a pass also holds a lock; one that finds it taken skips its turn.
 const LOCK_TTL_MS = 60_000;
 
+export interface ScheduledPassOptions {
+  connection: Redis;
+  keyPrefix: string;
+  everyMs: number;
+  logger: Logger;
+}
+
 /**
- * Runs `reconcile` every `everyMs` as a BullMQ job scheduler: every worker process upserts the same scheduler
- * and consumes the queue; the scheduler produces one job per interval whichever workers run, and a lock keeps
- * passes from overlapping, so one reconciliation runs at a time across all workers and survives any one's death.
+ * Runs `pass` every `everyMs` as a BullMQ job scheduler on the queue `name`: every worker process upserts the same
+ * scheduler and consumes the queue; the scheduler produces one job per interval whichever workers run, and a lock
+ * (held `lockTtlMs` at most) keeps passes from overlapping, so one pass runs at a time across all workers and the
+ * schedule survives any one's death.
  */
-export async function startReconcilerWorker(
-  reconcile: () => Promise<void>,
-  options: { connection: Redis; keyPrefix: string; everyMs: number; logger: Logger },
+export async function startScheduledPass(
+  name: string,
+  pass: () => Promise<unknown>,
+  options: ScheduledPassOptions & { lockTtlMs: number; schedulerId?: string },
 ): Promise<{ queue: Queue; worker: Worker }> {
   const prefix = queuePrefix(options.keyPrefix);
-  const queue = new Queue(RECONCILE_QUEUE, { connection: options.connection, prefix });
+  const queue = new Queue(name, { connection: options.connection, prefix });
+  const schedulerId = options.schedulerId ?? name;
   await queue.upsertJobScheduler(
-    SCHEDULER_ID,
+    schedulerId,
     { every: options.everyMs },
-    { name: 'reconcile', opts: { removeOnComplete: 100, removeOnFail: 100 } },
+    { name: schedulerId, opts: { removeOnComplete: 100, removeOnFail: 100 } },
   );
-  const lockKey = `${options.keyPrefix}reconciler:lock`;
+  const lockKey = `${options.keyPrefix}${name}:lock`;
   const token = `${process.pid}:${Math.random()}`;
-  const pass = async () => {
-    if ((await options.connection.set(lockKey, token, 'PX', LOCK_TTL_MS, 'NX')) !== 'OK') return 'skipped';
+  const locked = async () => {
+    if ((await options.connection.set(lockKey, token, 'PX', options.lockTtlMs, 'NX')) !== 'OK')
+      return 'skipped';
     try {
-      await reconcile();
-      return 'done';
+      return await pass();
     } finally {
       await evalScript(
         options.connection,
@@ -44,12 +53,25 @@ export async function startReconcilerWorker(
       );
     }
   };
-  const worker = new Worker(RECONCILE_QUEUE, pass, {
-    connection: options.connection,
-    prefix,
-    concurrency: 1,
-  });
-  worker.on('failed', (_job, err) => options.logger.warn({ err: err.message }, 'reconciliation failed'));
-  worker.on('error', (err) => options.logger.warn({ err: err.message }, 'reconciler worker error'));
+  const worker = new Worker(name, locked, { connection: options.connection, prefix, concurrency: 1 });
+  worker.on('failed', (_job, err) =>
+    options.logger.warn({ err: err.message, pass: name }, 'scheduled pass failed'),
+  );
+  worker.on('error', (err) =>
+    options.logger.warn({ err: err.message, pass: name }, 'scheduled pass worker error'),
+  );
   return { queue, worker };
+}
+
+/** The reconciler's pass ({@link startScheduledPass}), one at a time across all workers. */
+export async function startReconcilerWorker(
+  reconcile: () => Promise<void>,
+  options: ScheduledPassOptions,
+): Promise<{ queue: Queue; worker: Worker }> {
+  return startScheduledPass(RECONCILE_QUEUE, reconcile, {
+    ...options,
+    lockTtlMs: LOCK_TTL_MS,
+    // The id deployed workers already upserted: another would make a second schedule.
+    schedulerId: 'reconcile',
+  });
 }

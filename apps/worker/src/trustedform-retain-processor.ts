@@ -28,6 +28,8 @@ export interface TrustedFormRetainDeps {
   logger: Logger;
 }
 
+const CONTACT_FIELDS: ReadonlySet<string> = new Set([CLIENT_TO_SERVER.email, CLIENT_TO_SERVER.phone]);
+
 /**
  * Retains the TrustedForm certificate of a sold lead (API v4: `retain` with `match_lead`), so the consent
  * evidence is kept in our TrustedForm account. The certificate URL came from the visitor's browser: our key is
@@ -37,7 +39,8 @@ export function createTrustedFormRetainProcessor(deps: TrustedFormRetainDeps) {
   return async function retainCertificate(job: Job): Promise<FollowUpResult> {
     const { leadId } = LeadJobSchema.parse(job.data);
     if (!deps.trustedForm) return { skipped: 'TrustedForm not configured' };
-    const lead = await deps.store.get(leadId);
+    // The email and phone go to TrustedForm (match_lead); nothing else sealed is opened.
+    const lead = await deps.store.get(leadId, { open: (field) => CONTACT_FIELDS.has(field) });
     if (!lead) return { skipped: 'lead no longer exists' };
     if (lead.outcome?.outcome !== 'sold') return { skipped: 'lead not sold' };
     const certUrl = TrackingSchema.safeParse(lead.tracking).data?.trustedFormUrl;

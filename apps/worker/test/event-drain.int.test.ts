@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { pino } from 'pino';
@@ -7,7 +6,6 @@ import { inject } from 'vitest';
 import type { LeadEvent } from '@funnel/contracts/lead-events';
 import { migrate, openDatabase } from '@funnel/db/database';
 import { getArchivedConsent, purgeExpiredConsents } from '@funnel/db/consent-archive';
-import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { EventOutbox, eventId } from '@funnel/lead-store/event-outbox';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
@@ -172,7 +170,8 @@ describe('the consent archive', () => {
     const db = openDatabase({ url: testDatabaseUrl(), schema });
     const pipeline = new Pipeline();
     const outbox = new EventOutbox(pipeline.redis, { keyPrefix: pipeline.keyPrefix });
-    const sealer = new FieldCipher([{ id: 'c1', key: randomBytes(32) }]);
+    // The worker's one key ring: it opens the lead store's sealed copy and seals the archived one.
+    const sealer = pipeline.cipher;
     try {
       await migrate(db, schema);
       const leadId = 'consent-lead-000000001';
@@ -220,12 +219,14 @@ describe('the consent archive', () => {
         .selectAll()
         .where('lead_id', '=', leadId)
         .executeTakeFirstOrThrow();
-      expect(JSON.stringify(row)).not.toMatch(/maria|Garcia|5125550143/i);
+      expect(JSON.stringify(row)).not.toMatch(/maria|Garcia|5125550143|203\.0\.113\.9|Mozilla/i);
       expect(row.retained_until.toISOString()).toBe('2031-11-20T15:00:00.000Z');
       const archived = await getArchivedConsent(db, leadId, sealer);
       expect(archived).toMatchObject({
         leadId,
         text: 'I agree.',
+        ip: '203.0.113.9',
+        userAgent: 'Mozilla/5.0',
         contact: { email: 'maria.garcia@example.com' },
       });
 

@@ -70,6 +70,35 @@ export function isSensitiveServerField(field: string): boolean {
   return (SENSITIVE_SERVER_FIELDS as readonly string[]).includes(field);
 }
 
+/**
+ * Answers that name, reach or locate a person without being sensitive: sealed at rest like the sensitive ones
+ * (so neither Redis nor its AOF and RDB files hold them in clear), but returned to the borrower unmasked. The ZIP
+ * code, city, state and the ZIP's centre point stay in clear: they locate an area, not a person.
+ */
+export const PERSONAL_SERVER_FIELDS = [
+  CLIENT_TO_SERVER.firstName,
+  CLIENT_TO_SERVER.lastName,
+  CLIENT_TO_SERVER.email,
+  CLIENT_TO_SERVER.phone,
+  CLIENT_TO_SERVER.employerPhone,
+  CLIENT_TO_SERVER.streetAddress,
+  CLIENT_TO_SERVER.employerName,
+  CLIENT_TO_SERVER.ipAddress,
+  CLIENT_TO_SERVER.userAgent,
+] as const;
+
+/** Every answer sealed at rest: the sensitive fields and the personal ones. */
+export const SEALED_SERVER_FIELDS: readonly ServerField[] = [
+  ...SENSITIVE_SERVER_FIELDS,
+  ...PERSONAL_SERVER_FIELDS,
+];
+
+const SEALED = new Set<string>(SEALED_SERVER_FIELDS);
+
+export function isSealedServerField(field: string): boolean {
+  return SEALED.has(field);
+}
+
 type Renamed<T, M extends Record<string, string>> = {
   [K in keyof T as K extends keyof M ? M[K] : never]: T[K];
 };

@@ -25,12 +25,13 @@ export async function archiveConsents(
     .values(
       [...consents]
         .sort((a, b) => (a.leadId < b.leadId ? -1 : 1))
-        .map(({ contact, ...record }) => ({
+        .map(({ contact, ip, userAgent, ...record }) => ({
           lead_id: record.leadId,
           consented_at: new Date(record.at),
           retained_until: new Date(Date.parse(record.at) + options.retentionDays * DAY_MS),
           record: JSON.stringify(record),
-          contact_sealed: options.sealer.seal(JSON.stringify(contact), record.leadId),
+          // Whatever names or locates the person is sealed: the contact, the IP address and the user agent.
+          contact_sealed: options.sealer.seal(JSON.stringify({ contact, ip, userAgent }), record.leadId),
         })),
     )
     .onConflict((oc) => oc.column('lead_id').doNothing())
@@ -49,10 +50,10 @@ export async function getArchivedConsent(
     .where('lead_id', '=', leadId)
     .executeTakeFirst();
   if (!row) return undefined;
-  return RetainedConsentSchema.parse({
-    ...(row.record as object),
-    contact: JSON.parse(sealer.open(row.contact_sealed, leadId)),
-  });
+  const opened = JSON.parse(sealer.open(row.contact_sealed, leadId)) as Record<string, unknown>;
+  // Rows archived before the IP and user agent were sealed hold the contact alone, and those two in the record.
+  const sealed = 'contact' in opened ? opened : { contact: opened };
+  return RetainedConsentSchema.parse({ ...(row.record as object), ...sealed });
 }
 
 /** Erases the archived consent of `leadIds` (a deletion request); answers how many rows went. */

@@ -18,6 +18,12 @@ describe('FieldCipher', () => {
     expect(cipher.seal('x', 'c')).not.toBe(cipher.seal('x', 'c'));
   });
 
+  it('never repeats an IV, across refills of the IV pool', () => {
+    const cipher = new FieldCipher([key('k1')]);
+    const ivs = Array.from({ length: 10_000 }, () => cipher.seal('x', 'c').split(':')[3]);
+    expect(new Set(ivs).size).toBe(ivs.length);
+  });
+
   it('refuses a value moved to another lead or field', () => {
     const cipher = new FieldCipher([key('k1')]);
     const sealed = cipher.seal('123456789', 'lead-a:ssn');

@@ -5,7 +5,7 @@ import type {} from '@funnel/testing/services-global-setup';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
 import { inject } from 'vitest';
 import { FieldCipher } from './field-cipher.js';
-import { LeadStore } from './lead-store.js';
+import { LeadStore, Unopened } from './lead-store.js';
 
 const submission = { submittedAt: '2026-11-21T10:00:00.000Z', deadlineAt: '2026-11-21T10:05:10.000Z' };
 
@@ -28,19 +28,43 @@ describe('LeadStore on real Redis', () => {
     await Promise.all([redis.quit(), subscriber.quit()]);
   });
 
-  it('stores answers under server names and seals sensitive ones', async () => {
+  it('stores answers under server names and seals sensitive and personal ones', async () => {
     const id = await store.create(
-      { first_name: 'Ann', ssn: '123456789', loan_amount: 500 },
+      { first_name: 'Ann', email: 'ann@example.com', ssn: '123456789', loan_amount: 500 },
       { utmSource: 'x' },
     );
     const raw = await redis.hgetall(store.key(id));
-    expect(raw.first_name).toBe('"Ann"');
+    expect(raw.loan_amount).toBe('500');
+    expect(raw.first_name).toMatch(/^enc:v1:k1:/);
+    expect(raw.email).toMatch(/^enc:v1:k1:/);
     expect(raw.ssn).toMatch(/^enc:v1:k1:/);
-    expect(JSON.stringify(raw)).not.toContain('123456789');
+    expect(JSON.stringify(raw)).not.toMatch(/123456789|Ann|ann@example/);
     const lead = await store.get(id);
     expect(lead?.fields).toMatchObject({ first_name: 'Ann', ssn: '123456789', loan_amount: 500 });
     expect(lead?.tracking).toEqual({ utmSource: 'x' });
     expect(await redis.pttl(store.key(id))).toBeGreaterThan(50_000);
+  });
+
+  it('reads a draft an older version stored in clear, and opens only what the caller asks for', async () => {
+    const id = LeadStore.newLeadId();
+    await redis.hset(
+      store.key(id),
+      'first_name',
+      '"Ann"',
+      'email',
+      '"ann@example.com"',
+      'loan_amount',
+      '500',
+    );
+    expect((await store.get(id))?.fields).toEqual({
+      first_name: 'Ann',
+      email: 'ann@example.com',
+      loan_amount: 500,
+    });
+    await store.update(id, { home_phone: '2125550142', last_name: 'Lee' });
+    const partly = await store.get(id, { open: (field) => field === 'home_phone' });
+    expect(partly?.fields).toMatchObject({ home_phone: '2125550142', first_name: 'Ann', loan_amount: 500 });
+    expect(partly?.fields.last_name).toBeInstanceOf(Unopened);
   });
 
   it('saves onto a live lead only', async () => {

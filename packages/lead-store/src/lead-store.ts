@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import * as z from 'zod';
-import { CLIENT_TO_SERVER, isSensitiveServerField, type ServerField } from '@funnel/contracts/fields';
+import { CLIENT_TO_SERVER, isSealedServerField, type ServerField } from '@funnel/contracts/fields';
 import { OUTCOME_CHANNEL } from '@funnel/contracts/jobs';
 import {
   ConsentRecordSchema,
@@ -23,6 +23,14 @@ import type { Tracking } from '@funnel/contracts/tracking';
 import type { ContactIndex } from './contact-index.js';
 import { FieldCipher } from './field-cipher.js';
 import { evalScript } from './redis-script.js';
+
+/**
+ * A sealed answer read without opening it ({@link LeadStore.get}'s `open`): the caller learns it is there, not
+ * what it says.
+ */
+export class Unopened {
+  constructor(readonly sealed: string) {}
+}
 
 /** Stored answers, keyed by server field name (decisions.md: leads are stored under server names). */
 export type StoredFields = Partial<Record<ServerField, unknown>>;
@@ -141,6 +149,9 @@ return 1`;
 
 export type NewOutcome = Omit<LeadOutcome, 'seq' | 'at'>;
 
+/** Meta fields that name or locate the person (the consent evidence holds the IP and user agent): sealed too. */
+const SEALED_META: ReadonlySet<string> = new Set([META.consent]);
+
 // A final outcome is never replaced: the first lender decision (or the deadline) wins, whatever retries follow.
 // Each change bumps the sequence and is published, so every BFF instance can push it to the browser.
 const SET_OUTCOME = `
@@ -188,8 +199,17 @@ export class LeadStore {
       ttlMs: number;
       /** When given, every saved email and phone is indexed to its lead, so a deletion request can find it. */
       contactIndex?: ContactIndex;
+      /**
+       * Which answers are sealed at rest; default every sensitive and personal field
+       * ({@link isSealedServerField}). The step-save bench passes the older, sensitive-only set as its baseline.
+       */
+      sealed?: (field: string) => boolean;
     },
-  ) {}
+  ) {
+    this.sealed = options.sealed ?? isSealedServerField;
+  }
+
+  private readonly sealed: (field: string) => boolean;
 
   /** 128-bit random, URL-safe; never derived from anything a visitor could guess. */
   static newLeadId(): string {
@@ -210,7 +230,11 @@ export class LeadStore {
     return id;
   }
 
-  async get(id: string): Promise<LeadRecord | null> {
+  /**
+   * The lead, its sealed answers opened; with `open`, only those it accepts, the others read as {@link Unopened}
+   * (a step save opens only what its checks compare, so a save opens nothing it does not need).
+   */
+  async get(id: string, options: { open?: (field: string) => boolean } = {}): Promise<LeadRecord | null> {
     const raw = await this.redis.hgetall(this.key(id));
     if (Object.keys(raw).length === 0) return null;
     const answers: Record<string, string> = {};
@@ -227,11 +251,13 @@ export class LeadStore {
     } = raw;
     return {
       id,
-      fields: this.decode(id, answers),
+      fields: this.decode(id, answers, options.open),
       tracking: tracking ? JSON.parse(tracking) : {},
       ...(submission ? { submission: SubmissionStateSchema.parse(JSON.parse(submission)) } : {}),
       ...(outcome ? { outcome: LeadOutcomeSchema.parse(JSON.parse(outcome)) } : {}),
-      ...(consent ? { consent: ConsentRecordSchema.parse(JSON.parse(consent)) } : {}),
+      ...(consent
+        ? { consent: ConsentRecordSchema.parse(JSON.parse(this.openValue(consent, `${id}:${META.consent}`))) }
+        : {}),
       ...(doNotSell ? { doNotSell: DoNotSellFlagSchema.parse(JSON.parse(doNotSell)) } : {}),
       ...(partner ? { partner: PartnerLeadMetaSchema.parse(JSON.parse(partner)) } : {}),
       ...(crossSell ? { crossSell: CrossSellRecordSchema.parse(JSON.parse(crossSell)) } : {}),
@@ -271,7 +297,7 @@ export class LeadStore {
       META.seq,
       JSON.stringify(pending),
       Date.parse(state.deadlineAt),
-      ...Object.entries(extra).flat(),
+      ...Object.entries(this.sealMeta(id, extra)).flat(),
     );
     return result === 1 ? 'created' : result === 0 ? 'already' : 'missing';
   }
@@ -298,7 +324,7 @@ export class LeadStore {
       META.outcome,
       META.seq,
       JSON.stringify({ ...outcome, at: new Date().toISOString() }),
-      ...Object.entries(extra).flat(),
+      ...Object.entries(this.sealMeta(id, extra)).flat(),
     );
     return result === 1 ? 'created' : result === 0 ? 'already' : 'missing';
   }
@@ -330,7 +356,7 @@ export class LeadStore {
     hash[META.submission] = JSON.stringify(input.state);
     hash[META.outcome] = JSON.stringify({ outcome: 'pending', at: now.toISOString(), seq: 1 });
     hash[META.seq] = '1';
-    Object.assign(hash, input.meta);
+    Object.assign(hash, this.sealMeta(id, input.meta));
     const pairs = Object.entries(hash);
     const result = await evalScript(
       this.redis,
@@ -349,7 +375,7 @@ export class LeadStore {
       pairs.length,
       ...pairs.flat(),
       this.consentKey(id),
-      JSON.stringify(RetainedConsentSchema.parse(input.consent.record)),
+      this.sealRetainedConsent(input.consent.record),
       input.consent.ttlMs,
       Date.parse(input.state.deadlineAt),
     );
@@ -600,14 +626,33 @@ export class LeadStore {
    * is given once per lead. Returns false when one was already kept.
    */
   async retainConsent(record: RetainedConsent, ttlMs: number): Promise<boolean> {
-    const value = JSON.stringify(RetainedConsentSchema.parse(record));
+    const value = this.sealRetainedConsent(record);
     return (await this.redis.set(this.consentKey(record.leadId), value, 'PX', ttlMs, 'NX')) === 'OK';
   }
 
   /** The retained consent evidence of a lead, as long as it is kept (even after the lead is gone). */
   async getRetainedConsent(id: string): Promise<RetainedConsent | undefined> {
     const raw = await this.redis.get(this.consentKey(id));
-    return raw ? RetainedConsentSchema.parse(JSON.parse(raw)) : undefined;
+    return raw ? openRetainedConsent(this.cipher, id, raw) : undefined;
+  }
+
+  /** The retained consent as stored: sealed whole (it names the person, their contact, IP and user agent). */
+  private sealRetainedConsent(record: RetainedConsent): string {
+    const json = JSON.stringify(RetainedConsentSchema.parse(record));
+    return this.cipher.seal(json, retainedConsentContext(record.leadId));
+  }
+
+  /** The meta pairs with the ones naming the person sealed ({@link SEALED_META}). */
+  private sealMeta(id: string, meta: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [field, value] of Object.entries(meta))
+      out[field] = SEALED_META.has(field) ? this.cipher.seal(value, `${id}:${field}`) : value;
+    return out;
+  }
+
+  /** A stored value opened when sealed; a value written in clear by an older version is read as it is. */
+  private openValue(value: string, context: string): string {
+    return FieldCipher.isSealed(value) ? this.cipher.open(value, context) : value;
   }
 
   private async indexContact(id: string, fields: StoredFields): Promise<void> {
@@ -625,17 +670,35 @@ export class LeadStore {
     for (const [field, value] of Object.entries(fields)) {
       if (value === undefined) continue;
       const json = JSON.stringify(value);
-      out[field] = isSensitiveServerField(field) ? this.cipher.seal(json, `${id}:${field}`) : json;
+      out[field] = this.sealed(field) ? this.cipher.seal(json, `${id}:${field}`) : json;
     }
     return out;
   }
 
-  private decode(id: string, raw: Record<string, string>): StoredFields {
+  private decode(id: string, raw: Record<string, string>, open?: (field: string) => boolean): StoredFields {
     const out: Record<string, unknown> = {};
     for (const [field, value] of Object.entries(raw)) {
-      const json = FieldCipher.isSealed(value) ? this.cipher.open(value, `${id}:${field}`) : value;
-      out[field] = JSON.parse(json);
+      if (open && FieldCipher.isSealed(value) && !open(field)) out[field] = new Unopened(value);
+      else out[field] = JSON.parse(this.openValue(value, `${id}:${field}`));
     }
     return out as StoredFields;
   }
+}
+
+/** The associated data a retained consent record is sealed with: its lead id, so a copy under another lead fails. */
+export function retainedConsentContext(leadId: string): string {
+  return `${leadId}:consent`;
+}
+
+/**
+ * A retained consent record as read from `{prefix}consent:{leadId}`: opened when sealed, and read as it is when an
+ * older version wrote it in clear.
+ */
+export function openRetainedConsent(
+  cipher: { open(sealed: string, context: string): string },
+  leadId: string,
+  raw: string,
+): RetainedConsent {
+  const json = FieldCipher.isSealed(raw) ? cipher.open(raw, retainedConsentContext(leadId)) : raw;
+  return RetainedConsentSchema.parse(JSON.parse(json));
 }

@@ -104,14 +104,19 @@ export interface RedisServer {
 /**
  * A redis-server of the test's own, bound to 127.0.0.1 on a free port, that the test may kill and restart: the
  * shared Redis is never stopped. With `aofDir`, it keeps an append-only file there (fsync every second) and reloads
- * it on restart. `kill()` at the end of the test leaves nothing running.
+ * it on restart. With `snapshots` too, it also has RDB save points (as Redis's default configuration does) and
+ * writes its files uncompressed, so a test can search them for text. `kill()` at the end of the test leaves nothing
+ * running.
  */
-export async function startRedisServer(options: { aofDir?: string } = {}): Promise<RedisServer> {
+export async function startRedisServer(
+  options: { aofDir?: string; snapshots?: boolean } = {},
+): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
+  const save = options.snapshots ? ['--save', '3600 1', '--rdbcompression', 'no'] : ['--save', ''];
   const persistence = options.aofDir
-    ? ['--save', '', '--appendonly', 'yes', '--dir', options.aofDir]
+    ? [...save, '--appendonly', 'yes', '--dir', options.aofDir]
     : ['--save', '', '--appendonly', 'no'];
   const args = ['--bind', '127.0.0.1', '--port', String(port), ...persistence];
   const start = async () => {

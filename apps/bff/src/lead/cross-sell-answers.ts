@@ -26,7 +26,8 @@ export class CrossSellAnswers {
   constructor(private readonly deps: CrossSellAnswersDeps) {}
 
   async record(leadId: string | undefined, request: CrossSellRequest): Promise<CrossSellRecord> {
-    const lead = leadId ? await this.deps.store.get(leadId) : null;
+    // Only the submission and the earlier answers are read: no sealed answer is opened.
+    const lead = leadId ? await this.deps.store.get(leadId, { open: () => false }) : null;
     if (!lead) throw sessionExpired();
     if (!lead.submission) {
       throw new HttpError(

@@ -174,7 +174,7 @@ export class LeadLifecycle {
   }
 
   async saveStep(leadId: string | undefined, stepName: StepName, body: unknown): Promise<StepSaved> {
-    const record = await this.load(leadId);
+    const record = await this.load(leadId, OPENED_ON_SAVE);
     if (record.submission)
       throw new HttpError(409, 'CONFLICT', 'This application has already been submitted.');
     const step = getStep(stepName);
@@ -491,8 +491,10 @@ export class LeadLifecycle {
     return { id, summary: this.summarize({ id, fields, tracking }) };
   }
 
-  private async load(leadId: string | undefined): Promise<LeadRecord> {
-    const record = leadId ? await this.deps.store.get(leadId) : null;
+  private async load(leadId: string | undefined, opened?: ReadonlySet<string>): Promise<LeadRecord> {
+    const record = leadId
+      ? await this.deps.store.get(leadId, opened ? { open: (field) => opened.has(field) } : {})
+      : null;
     if (!record) throw sessionExpired();
     return record;
   }
@@ -541,6 +543,12 @@ function pick(source: Record<string, unknown>, ...keys: string[]): Record<string
 }
 
 /** Recorded about the visitor, not answers they gave: never echoed back. */
+/**
+ * The sealed answers a step save reads: the two phones, which must differ (validateStepAgainstLead). The others
+ * (names, email, street, employer, IP, SSN, bank…) only count as present for the next step, and stay sealed.
+ */
+const OPENED_ON_SAVE: ReadonlySet<string> = new Set([CLIENT_TO_SERVER.phone, CLIENT_TO_SERVER.employerPhone]);
+
 const SERVER_ONLY = new Set<string>(['ipAddress', 'userAgent', 'createdAt', 'updatedAt', 'testMode']);
 
 /** What identifies the borrower of a stored lead: SSN, email and birth date (server names). */

@@ -32,6 +32,8 @@ export interface LeadServicesOptions {
   env: Env;
   referenceData: ReferenceData;
   now: () => Date;
+  /** Which answers are sealed at rest; default every sensitive and personal field (the lead store's). */
+  sealedFields?: (field: string) => boolean;
 }
 
 const UPSTREAM_TIMEOUT_MS = 2500;
@@ -39,7 +41,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Wires the lead domain (store, lookups, lifecycle) onto the app. */
 export default fp<LeadServicesOptions>(
-  async (app, { env, referenceData, now }) => {
+  async (app, { env, referenceData, now, sealedFields }) => {
     const contactIndex = new ContactIndex(app.redis, {
       keyPrefix: env.REDIS_KEY_PREFIX,
       hashSecret: env.SUPPRESSION_HASH_SECRET,
@@ -50,6 +52,7 @@ export default fp<LeadServicesOptions>(
       keyPrefix: env.REDIS_KEY_PREFIX,
       ttlMs: env.LEAD_TTL_DAYS * 24 * 60 * 60 * 1000,
       contactIndex,
+      ...(sealedFields ? { sealed: sealedFields } : {}),
     });
     const routingLookup = createRoutingLookup(
       referenceData.routing,

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { DiskErasure } from '@funnel/lead-store/disk-erasure';
 import { SuppressionList, type RequestSealer } from '@funnel/lead-store/suppression-list';
 import { ContactDeletion } from '../privacy/contact-deletion.js';
 import { PrivacyRequests } from '../privacy/privacy-requests.js';
@@ -36,6 +37,7 @@ export default fp<PrivacyServicesOptions>(
         borrowers: app.borrowerIndex,
         jobs: app.leadJobs,
         suppression,
+        disk: new DiskErasure(app.redis, { keyPrefix }),
         ...(archive ? { archive } : {}),
       }),
     );

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
@@ -16,6 +17,11 @@ declare module 'fastify' {
 
 export interface SecurityOptions {
   keyPrefix: string;
+  /**
+   * Keys the limiter's per-address counters (HMAC-SHA256), so no client address is stored in Redis or its files
+   * (an IP address names a person's connection; docs/adr/0014).
+   */
+  addressKeySecret: string;
   /** False only when measuring the limiter's cost: routes' `config.rateLimit` is then ignored. */
   rateLimitEnabled: boolean;
   rateLimitMax: number;
@@ -90,13 +96,18 @@ export default fp<SecurityOptions>(
       max: options.rateLimitMax,
       timeWindow: options.rateLimitWindowMs,
       skipOnError: true,
-      keyGenerator: clientKey,
+      keyGenerator: (request) => keyedAddress(clientKey(request), options.addressKeySecret),
       errorResponseBuilder: (_request, context) =>
         new HttpError(429, 'RATE_LIMITED', `Too many requests. Please try again in ${context.after}.`),
     });
   },
   { name: 'security', dependencies: ['redis'] },
 );
+
+/** An address as the limiter stores it: keyed, so the key names nobody and cannot be reversed by enumeration. */
+function keyedAddress(address: string, secret: string): string {
+  return createHmac('sha256', secret).update(`rate-limit:${address}`).digest('base64url').slice(0, 32);
+}
 
 /**
  * The limiter's key for a request: its client address, IPv6 grouped by /64 as the limiter does. A request whose

@@ -2,6 +2,7 @@ import type { DeletionRequestPayload, DeletionResult } from '@funnel/contracts/d
 import { CLIENT_TO_SERVER } from '@funnel/contracts/fields';
 import type { BorrowerIndex } from '@funnel/lead-store/borrower-index';
 import type { ContactIndex } from '@funnel/lead-store/contact-index';
+import type { DiskErasure } from '@funnel/lead-store/disk-erasure';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
 import type { SuppressionList } from '@funnel/lead-store/suppression-list';
 import type { LeadJobs } from '../jobs/lead-jobs.js';
@@ -12,9 +13,14 @@ export interface ContactDeletionDeps {
   borrowers: Pick<BorrowerIndex, 'release'>;
   jobs: Pick<LeadJobs, 'removeAll'>;
   suppression: SuppressionList;
+  /** Notes that Redis's files must be rewritten, which the worker's compaction pass does (docs/adr/0014). */
+  disk: Pick<DiskErasure, 'markErased'>;
   /** The consent archive in PostgreSQL (when configured): the person's records there go too. */
   archive?: { deleteConsents(leadIds: readonly string[]): Promise<number> };
 }
+
+/** The sealed answers an erasure opens: the email and phone whose index entries it drops. */
+const CONTACT_FIELDS: ReadonlySet<string> = new Set([CLIENT_TO_SERVER.email, CLIENT_TO_SERVER.phone]);
 
 /**
  * Erases a person on an operator's verified request (docs/adr/0007-consent-retention-and-erasure.md): every
@@ -34,7 +40,7 @@ export class ContactDeletion {
     for (const leadId of leadIds) {
       jobsRemoved += await this.deps.jobs.removeAll(leadId);
       // The lead may hold another email or phone than the ones asked about: drop its entries there too.
-      const lead = await this.deps.store.get(leadId);
+      const lead = await this.deps.store.get(leadId, { open: (field) => CONTACT_FIELDS.has(field) });
       if (lead) await this.deps.contactIndex.remove(leadId, contactOf(lead.fields));
       // The duplicate index's keyed hashes of their SSN, email and birth date go with the lead.
       if (lead?.borrowerKeys) await this.deps.borrowers.release(lead.borrowerKeys, leadId);
@@ -45,6 +51,8 @@ export class ContactDeletion {
     await this.deps.contactIndex.forget(contact);
 
     const requestId = await this.deps.suppression.recordDeletion(contact, { leadsDeleted, jobsRemoved });
+    // Last: the rewrite must come after everything above has left Redis's memory.
+    await this.deps.disk.markErased();
     return { requestId, leadsDeleted, jobsRemoved };
   }
 }

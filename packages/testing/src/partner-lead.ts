@@ -14,7 +14,7 @@ function businessToday(): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date());
 }
 
-/** The documented example lead, with a pay date and consent time valid today, and no webhook. */
+/** The documented example lead, with a pay date and consent time valid today, and no webhook (benchmarks, the fault suite, process tests). */
 export function partnerLeadBody(): Record<string, unknown> {
   const today = businessToday();
   let payDate = addDays(today, 3);
