@@ -254,6 +254,7 @@ const followUpQueues = [
 metrics = new WorkerMetrics(
   [submissionQueue, webhookQueue, postbackQueue, reconciler.queue, ...followUpQueues],
   systemOfRecord ? () => connection.xlen(eventOutbox.key) : undefined,
+  systemOfRecord ? () => systemOfRecord.reachable() : undefined,
 );
 metrics.redisUp.set(redisWatch.up || connection.status === 'ready' ? 1 : 0);
 // A taken port costs the operator's view, not the leads: the worker runs on and says so.
