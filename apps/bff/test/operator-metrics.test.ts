@@ -8,8 +8,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { BffMetrics } from '../../bff/src/plugins/metrics.js';
-import { WorkerMetrics } from '../src/metrics.js';
+import { BffMetrics } from '../src/plugins/metrics.js';
+import { WorkerMetrics } from '../../worker/src/metrics.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const dashboardsDir = path.join(root, 'infra/grafana/dashboards');
