@@ -407,6 +407,15 @@ async function main(): Promise<number> {
     ].map((m) => m[1]!);
     const loaded = rules.filter((r) => r.health !== 'err').map((r) => r.name);
     rows.push(['alert rules loaded', `${loaded.length}/${expected.length} (${loaded.join(', ')})`]);
+    const promtool = spawnRun(env, [
+      'exec',
+      list.find((c) => c.service === 'prometheus')!.name,
+      'promtool',
+      'check',
+      'rules',
+      '/etc/prometheus/alerts.yml',
+    ]);
+    check(promtool.includes('SUCCESS'), `promtool check rules: ${promtool.trim().split('\n').at(-1)}`);
     check(
       expected.every((name) => loaded.includes(name)),
       'Prometheus loaded every alert rule',
