@@ -35,6 +35,6 @@ COPY --from=build /dist/ ./
 # Read-only code owned by root; the process runs as the image's unprivileged `node` user.
 USER node
 EXPOSE 9464
-HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=5 \
+HEALTHCHECK --interval=10s --timeout=10s --start-period=30s --retries=5 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.WORKER_METRICS_PORT+'/readyz',{signal:AbortSignal.timeout(2500)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "apps/worker/dist/main.js"]

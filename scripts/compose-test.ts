@@ -208,7 +208,7 @@ async function main(): Promise<number> {
     writeFileSync(override, overrideFile(certDir));
 
     const compose = composeCommand(env);
-    const composeEnv = { ...env, ENV_FILE: envFile };
+    const composeEnv = { ...env, ENV_FILE: envFile, COMPOSE_HTTP_TIMEOUT: '600' };
     const composeArgs = [
       '-p',
       project,

@@ -8,7 +8,17 @@
  * nothing it already has; a new machine builds all of it.
  */
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +86,10 @@ export async function startEngine(tmp: string): Promise<Engine> {
   const pidfile = path.join(tmp, 'docker.pid');
   const dataRoot = path.join(CACHE_DIR, 'docker');
   mkdirSync(dataRoot, { recursive: true });
+  // Its log goes to a file: a pipe this process does not drain while a docker command runs would fill, and
+  // dockerd blocks on a full log.
+  const logFile = path.join(tmp, 'dockerd.log');
+  const logFd = openSync(logFile, 'a');
   const daemon = spawn(
     'dockerd',
     [
@@ -88,20 +102,29 @@ export async function startEngine(tmp: string): Promise<Engine> {
       '--pidfile',
       pidfile,
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+    { stdio: ['ignore', logFd, logFd], detached: true },
   );
-  let daemonLog = '';
-  daemon.stderr.on('data', (chunk: Buffer) => {
-    daemonLog = (daemonLog + chunk.toString()).slice(-8000);
-  });
+  closeSync(logFd);
+  daemon.unref();
+  const daemonLog = () => readFileSync(logFile, 'utf8').slice(-8000);
   const env = { ...process.env, DOCKER_HOST: `unix://${socket}` };
   for (let i = 0; i < 120 && !answers(env); i += 1) {
-    if (daemon.exitCode !== null) throw new Error(`dockerd exited (${daemon.exitCode}):\n${daemonLog}`);
+    if (daemon.exitCode !== null) throw new Error(`dockerd exited (${daemon.exitCode}):\n${daemonLog()}`);
     await sleep(500);
   }
-  if (!answers(env)) throw new Error(`dockerd did not answer within a minute:\n${daemonLog}`);
+  if (!answers(env)) throw new Error(`dockerd did not answer within a minute:\n${daemonLog()}`);
   const pid = Number(readFileSync(pidfile, 'utf8'));
   log(`started dockerd (pid ${pid}, socket ${socket}, image store ${dataRoot})`);
+  // Everything in this image store is the test's own: what an interrupted run left (containers, networks,
+  // volumes, app images) goes; the cached base images stay.
+  const leftovers = run('docker', ['ps', '-aq'], { env }).split('\n').filter(Boolean);
+  if (leftovers.length > 0) run('docker', ['rm', '--force', '--volumes', ...leftovers], { env });
+  run('docker', ['network', 'prune', '--force'], { env });
+  run('docker', ['volume', 'prune', '--force'], { env });
+  const oldImages = run('docker', ['images', '-q', '--filter', 'reference=funnelct*'], { env })
+    .split('\n')
+    .filter(Boolean);
+  if (oldImages.length > 0) run('docker', ['image', 'rm', '--force', ...new Set(oldImages)], { env });
   return {
     env,
     own: true,
