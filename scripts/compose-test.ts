@@ -20,7 +20,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
-import { Agent, setGlobalDispatcher } from 'undici';
+import { Agent, fetch as undiciFetch, setGlobalDispatcher } from 'undici';
 import type { PartnerLeadStatus } from '@funnel/contracts/partner-api';
 import { verifyWebhookSignature } from '@funnel/server-runtime/webhook-signature';
 import { freePort } from '@funnel/testing/processes';
@@ -294,6 +294,8 @@ async function main(): Promise<number> {
       options.all
         ? callback(null, [{ address: '127.0.0.1', family: 4 }])
         : callback(null, '127.0.0.1', 4)) as unknown as typeof dnsLookup;
+    // undici's own fetch with its dispatcher, whatever undici the running Node bundles (the helpers call fetch).
+    globalThis.fetch = undiciFetch as unknown as typeof fetch;
     setGlobalDispatcher(new Agent({ connect: { ca, lookup: loopback } }));
     const base = `https://localhost:${ports.HTTPS_PORT}`;
     const alpn = await new Promise<string>((resolve, reject) => {
