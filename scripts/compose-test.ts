@@ -169,6 +169,7 @@ async function main(): Promise<number> {
       SANDBOX_PENDING_MIN_MS: 500,
       SANDBOX_PENDING_MAX_MS: 3000,
       STACK_SUBNET: '198.51.100.0/24',
+      STACK_DYNAMIC_RANGE: '198.51.100.128/25',
       PROXY_ADDRESS: '198.51.100.10',
       PUBLISH_ADDRESS: '127.0.0.1',
       ...ports,

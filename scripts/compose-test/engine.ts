@@ -132,6 +132,14 @@ export async function startEngine(tmp: string): Promise<Engine> {
       process.kill(pid, 'SIGTERM');
       for (let i = 0; i < 60 && daemon.exitCode === null; i += 1) await sleep(500);
       if (daemon.exitCode === null) process.kill(pid, 'SIGKILL');
+      // What the engine left mounted under its exec root (network namespaces) would keep the folder busy.
+      const mounts = readFileSync('/proc/mounts', 'utf8')
+        .split('\n')
+        .map((line) => line.split(' ')[1] ?? '')
+        .filter((mount) => mount.startsWith(`${tmp}/`))
+        .sort()
+        .reverse();
+      for (const mount of mounts) spawnSync('umount', ['-l', mount], { stdio: 'ignore' });
       log(`stopped dockerd (pid ${pid})`);
     },
   };
