@@ -162,7 +162,7 @@ async function main(): Promise<number> {
       DUPLICATE_WINDOW_DAYS: 0,
       DECISION_DEADLINE_MS: 60000,
       RECONCILE_DEADLINE_GRACE_MS: 10000,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
       SANDBOX_LOG_LEVEL: 'warn',
       SANDBOX_LATENCY_MIN_MS: 20,
       SANDBOX_LATENCY_MAX_MS: 150,
@@ -358,6 +358,18 @@ async function main(): Promise<number> {
       hook ? `${hookOutcome}, signature ${hookOk ? 'valid' : 'INVALID'}` : 'not received',
     ]);
     check(hookOk, "the partner lead's signed webhook arrived");
+    if (!hook) {
+      console.log(`--- ${receiver}\n${spawnRun(env, ['logs', '--tail', '20', receiver])}`);
+      for (const c of list.filter((c) => c.service === 'worker')) {
+        const lines = spawnRun(env, ['logs', c.name]).split('\n');
+        console.log(
+          `--- ${c.name}\n${lines
+            .filter((l) => /webhook|partner/i.test(l))
+            .slice(-15)
+            .join('\n')}`,
+        );
+      }
+    }
 
     // The system of record.
     const postgres = list.find((c) => c.service === 'postgres')!.name;
