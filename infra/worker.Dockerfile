@@ -1,23 +1,40 @@
 # The lead-submission worker. Build context: the repository root.
-FROM node:20-bookworm-slim AS build
-WORKDIR /app
-COPY package.json package-lock.json turbo.json tsconfig.base.json ./
-COPY packages ./packages
-COPY apps ./apps
-RUN npm ci --no-audit --no-fund && npx turbo run build --filter=@funnel/worker
+#   docker build -f infra/worker.Dockerfile -t funnel-worker .
+# NODE_IMAGE is the official image by default; `npm run test:compose` substitutes a local one built the same way.
+ARG NODE_IMAGE=node:24-bookworm-slim
 
-FROM node:20-bookworm-slim
-ENV NODE_ENV=production
+# Only what the worker imports: `turbo prune` writes its workspaces and a lockfile cut to them.
+FROM ${NODE_IMAGE} AS prune
+ARG TURBO_VERSION=2.11.9
+ENV TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
+WORKDIR /src
+COPY . .
+RUN npx --yes turbo@${TURBO_VERSION} prune @funnel/worker --docker --out-dir /out
+
+FROM ${NODE_IMAGE} AS build
+ENV TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 WORKDIR /app
-COPY --from=build /app/package.json /app/package-lock.json ./
-COPY --from=build /app/packages/contracts/package.json ./packages/contracts/
-COPY --from=build /app/packages/contracts/dist ./packages/contracts/dist
-COPY --from=build /app/packages/server-runtime/package.json ./packages/server-runtime/
-COPY --from=build /app/packages/server-runtime/dist ./packages/server-runtime/dist
-COPY --from=build /app/packages/lead-store/package.json ./packages/lead-store/
-COPY --from=build /app/packages/lead-store/dist ./packages/lead-store/dist
-COPY --from=build /app/apps/worker/package.json ./apps/worker/
-COPY --from=build /app/apps/worker/dist ./apps/worker/dist
+COPY --from=prune /out/json/ ./
+RUN npm ci --no-audit --no-fund
+COPY --from=prune /out/full/ ./
+COPY tsconfig.base.json ./
+RUN npx turbo run build --filter=@funnel/worker --output-logs=errors-only \
+ && mkdir /dist && find apps packages -mindepth 2 -maxdepth 2 -type d -name dist -exec cp -r --parents {} /dist/ \;
+
+# Production dependencies only: no dev tools, no PGlite.
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY --from=prune /out/json/ ./
 RUN npm ci --omit=dev --no-audit --no-fund --workspace=@funnel/worker --include-workspace-root=false
+
+FROM ${NODE_IMAGE}
+ENV NODE_ENV=production WORKER_METRICS_PORT=9464
+WORKDIR /app
+COPY --from=deps /app ./
+COPY --from=build /dist/ ./
+# Read-only code owned by root; the process runs as the image's unprivileged `node` user.
 USER node
+EXPOSE 9464
+HEALTHCHECK --interval=10s --timeout=10s --start-period=30s --retries=5 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.WORKER_METRICS_PORT+'/readyz',{signal:AbortSignal.timeout(2500)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "apps/worker/dist/main.js"]

@@ -13,11 +13,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { CONSENT_VERSION } from '@funnel/contracts/consent';
-import { STEPS } from '@funnel/contracts/steps';
 import { freePort, startApp, startRedisServer, type AppProcess } from '@funnel/testing/processes';
 import { testEnv } from '@funnel/testing/env';
-import { partnerLeadBody } from '@funnel/testing/partner-lead';
+import { borrowerLead, sendPartnerLead, walkFunnelLead } from '@funnel/testing/lead-traffic';
 
 const short = process.argv.includes('--short');
 const PARTNER_LEADS = short ? 60 : 220;
@@ -30,11 +28,7 @@ let borrowers = 0;
 /** A distinct borrower per lead (SSN and email), as real traffic has: the BFF refuses a borrower twice. */
 function leadBody(): Record<string, unknown> {
   borrowers += 1;
-  return {
-    ...partnerLeadBody(),
-    socialSecurityNumber: `${100 + (borrowers % 500)}-${String(10 + Math.floor(borrowers / 500)).padStart(2, '0')}-${String(1000 + borrowers).padStart(4, '0')}`,
-    email: `borrower.${borrowers}@example.com`,
-  };
+  return borrowerLead(borrowers);
 }
 
 const apiKey = `fpk_${randomBytes(24).toString('base64url')}`;
@@ -129,80 +123,21 @@ async function main(): Promise<number> {
       const key = `order-${randomBytes(8).toString('hex')}`;
       const record = { key, leadIds: new Set<string>() };
       partnerResults.push(record);
-      const body = JSON.stringify(leadBody());
-      for (let attempt = 0; attempt < 200; attempt += 1) {
-        const response = await fetch(`${bffUrl}/api/v1/partner/leads`, {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${apiKey}`,
-            'content-type': 'application/json',
-            'idempotency-key': key,
-          },
-          body,
-        }).catch(() => undefined);
-        if (response?.status === 202) {
-          const { leadId } = (await response.json()) as { leadId: string };
-          record.leadIds.add(leadId);
-          if (!submittedAt.has(leadId)) submittedAt.set(leadId, Date.now());
-          return;
-        }
-        if (response && response.status < 500 && response.status !== 409 && response.status !== 429) {
-          throw new Error(`partner post answered ${response.status}: ${await response.text()}`);
-        }
-        const retryAfter = Number(response?.headers.get('retry-after') ?? 0);
-        await sleep(retryAfter > 0 ? retryAfter * 1000 : 500);
-      }
-      throw new Error('partner post never accepted');
+      const leadId = await sendPartnerLead({
+        baseUrl: bffUrl,
+        apiKey,
+        idempotencyKey: key,
+        body: leadBody(),
+      });
+      record.leadIds.add(leadId);
+      if (!submittedAt.has(leadId)) submittedAt.set(leadId, Date.now());
     }
 
     const funnelLeadIds: string[] = [];
     async function funnelLead(): Promise<void> {
-      const body = leadBody();
-      for (let attempt = 0; attempt < 50; attempt += 1) {
-        try {
-          const created = await fetch(`${bffUrl}/api/v1/lead`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ amount: body.amount, loanReason: body.loanReason, zipCode: body.zipCode }),
-          });
-          if (created.status !== 201) throw new Error(`create ${created.status}`);
-          const cookie = created.headers.getSetCookie()[0]!.split(';')[0]!;
-          for (const step of STEPS) {
-            const answer = Object.fromEntries(step.fields.filter((f) => f in body).map((f) => [f, body[f]]));
-            const saved = await fetch(`${bffUrl}/api/v1/lead/steps/${step.name}`, {
-              method: 'PUT',
-              headers: { 'content-type': 'application/json', cookie },
-              body: JSON.stringify(answer),
-            });
-            if (saved.status !== 200)
-              throw new Error(`step ${step.name} ${saved.status} ${await saved.text()}`);
-          }
-          for (let i = 0; i < 50; i += 1) {
-            const submitted = await fetch(`${bffUrl}/api/v1/lead/submit`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', cookie },
-              body: JSON.stringify({
-                button: 'REQUEST_CASH',
-                consentVersion: CONSENT_VERSION,
-                pagePath: '/apply/consent',
-              }),
-            }).catch(() => undefined);
-            if (submitted && submitted.status < 300) {
-              const leadId = decodeURIComponent(cookie.split('=')[1]!).split('.')[0]!;
-              funnelLeadIds.push(leadId);
-              submittedAt.set(leadId, Date.now());
-              return;
-            }
-            if (submitted && submitted.status < 500) {
-              throw new Error(`submit ${submitted.status} ${await submitted.text()}`);
-            }
-            await sleep(500);
-          }
-        } catch (error) {
-          if (attempt === 49) throw error;
-          await sleep(500);
-        }
-      }
+      const { leadId } = await walkFunnelLead(bffUrl, leadBody());
+      funnelLeadIds.push(leadId);
+      submittedAt.set(leadId, Date.now());
     }
 
     // When each fault acted: a lead whose decision-to-storage interval overlaps one is judged against the

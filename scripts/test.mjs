@@ -72,10 +72,6 @@ env.TEST_DATABASE_URL = services.databaseUrl;
 
 if (!step('Type check', 'npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only'])) finish(false);
 if (!step('Lint and format', 'npm', ['run', 'lint', '--silent'])) finish(false);
-if (spawnSync('docker-compose', ['version'], { stdio: 'ignore' }).status === 0) {
-  if (!step('Compose file is valid', 'docker-compose', ['-f', 'docker-compose.yml', 'config', '-q']))
-    finish(false);
-}
 
 const vitestReport = path.join(reportDir, 'vitest.json');
 const unitOk = step('Unit and integration tests (vitest, real Redis)', 'npx', [
@@ -144,5 +140,19 @@ if (e2eFiles.length > 0) {
     failed += counts.failed;
   }
   if (!e2eOk) finish(false);
+}
+
+// The compose stack end to end on a real Docker engine (issue 22; several minutes): needs an engine that answers,
+// or root and dockerd (it starts its own). .ci/run installs docker.io and debootstrap.
+const engine =
+  spawnSync('docker', ['info'], { stdio: 'ignore' }).status === 0 ||
+  (process.getuid?.() === 0 && spawnSync('dockerd', ['--version'], { stdio: 'ignore' }).status === 0);
+if (!engine)
+  console.log('\n▶ Compose stack end to end: skipped (no Docker engine, and no dockerd to start as root)');
+else if (step('Compose stack end to end (real Docker engine)', 'npm', ['run', 'test:compose', '--silent']))
+  passed += 1;
+else {
+  failed += 1;
+  finish(false);
 }
 finish(true);

@@ -34,4 +34,12 @@ describe('loadEnv', () => {
       /PARTNER_WEBHOOK_INSECURE/,
     );
   });
+
+  it('trusts X-Forwarded-For from nobody by default, from any peer, or from exactly the named proxy', () => {
+    expect(loadEnv(SECRETS).TRUST_PROXY).toBe(false);
+    expect(loadEnv({ ...SECRETS, TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadEnv({ ...SECRETS, TRUST_PROXY: '172.30.90.10' }).TRUST_PROXY).toBe('172.30.90.10');
+    expect(loadEnv({ ...SECRETS, TRUST_PROXY: '10.0.0.0/8, ::1' }).TRUST_PROXY).toBe('10.0.0.0/8,::1');
+    expect(() => loadEnv({ ...SECRETS, TRUST_PROXY: 'proxy' })).toThrow(/TRUST_PROXY/);
+  });
 });

@@ -23,6 +23,33 @@ const DEFAULT_PARTNER_NAMES = [
   'Silverbrook Financial Network',
 ];
 
+/**
+ * Whom the BFF believes about the client's address (X-Forwarded-For): `false` (nobody: the BFF faces clients),
+ * `true` (any peer: only where nothing else can reach the BFF), or the proxy's addresses / CIDR ranges,
+ * comma-separated, so exactly that hop is trusted (docker-compose: the proxy's fixed address).
+ */
+const trustProxy = z.union([
+  boolish,
+  z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(
+          z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], {
+            error: 'true, false, or comma-separated proxy addresses (IP or CIDR)',
+          }),
+        )
+        .min(1),
+    )
+    .transform((addresses) => addresses.join(',')),
+]);
+
 /** Unset or empty (compose passes an unset variable as ''): the built-in list. */
 const partnerNames = z
   .string()
@@ -42,7 +69,7 @@ export const EnvSchema = z
     HOST: z.string().default('0.0.0.0'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: boolish.default(false),
+    TRUST_PROXY: trustProxy.default(false),
     REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
     REDIS_KEY_PREFIX: z.string().min(1).default('funnel:'),
     REFERENCE_DATA_DIR: z.string().optional(),

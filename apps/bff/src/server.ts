@@ -6,7 +6,13 @@ import { loadReferenceData } from './reference-data/reference-data.js';
 
 const env = loadEnv();
 const logger = createLogger(env.LOG_LEVEL);
-const referenceData = await loadReferenceData(env.REFERENCE_DATA_DIR, logger);
+// Production refuses to start without its reference data (a forgotten volume), rather than serve fallbacks.
+const referenceData = await loadReferenceData(env.REFERENCE_DATA_DIR, logger, {
+  required: env.NODE_ENV === 'production',
+}).catch((error: Error) => {
+  logger.fatal({ err: error.message }, 'not starting');
+  process.exit(1);
+});
 const app = await buildApp({ env, logger, referenceData });
 
 closeOnSignals(() => app.close(), logger);

@@ -278,6 +278,7 @@ const followUpQueues = [
 metrics = new WorkerMetrics(
   [submissionQueue, webhookQueue, postbackQueue, reconciler.queue, erasureCompactor.queue, ...followUpQueues],
   systemOfRecord ? () => connection.xlen(eventOutbox.key) : undefined,
+  systemOfRecord ? () => systemOfRecord.reachable() : undefined,
 );
 metrics.redisUp.set(redisWatch.up || connection.status === 'ready' ? 1 : 0);
 // A taken port costs the operator's view, not the leads: the worker runs on and says so.

@@ -84,10 +84,25 @@ export class WorkerMetrics {
 
   /**
    * `eventBacklog`, when given, reads how many lead events wait in Redis for the system of record: the drain's
-   * lag, which grows while PostgreSQL is down and must come back to about zero.
+   * lag, which grows while PostgreSQL is down and must come back to about zero. `postgresUp`, when given, asks
+   * whether PostgreSQL answers (the "PostgreSQL down" alert).
    */
-  constructor(queues: readonly Queue[], eventBacklog?: () => Promise<number>) {
+  constructor(
+    queues: readonly Queue[],
+    eventBacklog?: () => Promise<number>,
+    postgresUp?: () => Promise<boolean>,
+  ) {
     collectDefaultMetrics({ register: this.registry });
+    if (postgresUp) {
+      new Gauge({
+        name: 'funnel_postgres_up',
+        help: '1 while the system of record (PostgreSQL) answers a query',
+        registers: [this.registry],
+        async collect() {
+          this.set((await postgresUp()) ? 1 : 0);
+        },
+      });
+    }
     if (eventBacklog) {
       new Gauge({
         name: 'funnel_event_outbox_backlog',

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { purgeExpiredConsents, type ContactSealer } from '@funnel/db/consent-archive';
 import { migrate, openDatabase } from '@funnel/db/database';
@@ -7,6 +8,7 @@ import { privacyLogWriter } from './privacy-log-drain.js';
 
 const MIGRATE_RETRY_MS = 2000;
 const RETENTION_EVERY_MS = 3600_000;
+const REACHABLE_TIMEOUT_MS = 2000;
 
 export interface SystemOfRecordOptions {
   databaseUrl: string;
@@ -25,7 +27,11 @@ export interface SystemOfRecordOptions {
  * without holding up the leads), then drains lead events and privacy requests, and runs the consent archive's
  * hourly retention pass.
  */
-export function startSystemOfRecord(options: SystemOfRecordOptions): { stop(): Promise<void> } {
+export function startSystemOfRecord(options: SystemOfRecordOptions): {
+  /** Whether PostgreSQL answers a query within 2 s (the `funnel_postgres_up` gauge, read at each scrape). */
+  reachable(): Promise<boolean>;
+  stop(): Promise<void>;
+} {
   const { logger } = options;
   const database = openDatabase({ url: options.databaseUrl });
   let stopping = false;
@@ -84,6 +90,16 @@ export function startSystemOfRecord(options: SystemOfRecordOptions): { stop(): P
   })();
 
   return {
+    async reachable() {
+      const timeout = new Promise<false>((resolve) =>
+        setTimeout(resolve, REACHABLE_TIMEOUT_MS, false).unref(),
+      );
+      const query = sql`select 1`.execute(database).then(
+        () => true,
+        () => false,
+      );
+      return Promise.race([query, timeout]);
+    },
     async stop() {
       stopping = true;
       await starting;

@@ -14,7 +14,9 @@ export interface WebhookSenderOptions {
  * Addresses a webhook must never reach in production: partners choose the URL, and without this a URL naming
  * (or resolving to) an internal address would make the worker call our own network (SSRF).
  */
-const NON_PUBLIC = new BlockList();
+// Two lists: Node's BlockList matches an IPv4 address against IPv4-mapped IPv6 rules too, so one list holding
+// `::ffff:0:0/96` refused every IPv4 address, public ones included.
+const NON_PUBLIC_V4 = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -28,25 +30,30 @@ for (const [network, prefix] of [
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
+  NON_PUBLIC_V4.addSubnet(network, prefix, 'ipv4');
 }
+const NON_PUBLIC_V6 = new BlockList();
 for (const [network, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
 ] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
+  NON_PUBLIC_V6.addSubnet(network, prefix, 'ipv6');
 }
 
-/** True for an address on the public internet. */
+/** True for an address on the public internet (an IPv4-mapped IPv6 address is judged as its IPv4 address). */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 0) return false;
-  return !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return !NON_PUBLIC_V4.check(address, 'ipv4');
+  if (family !== 6) return false;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return isPublicAddress(mapped);
+  // Any other IPv4-mapped form (hexadecimal groups) is refused rather than decoded.
+  if (/^::ffff:/i.test(address)) return false;
+  return !NON_PUBLIC_V6.check(address, 'ipv6');
 }
 
 type LookupCallback = (

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
@@ -41,6 +44,20 @@ describe('loadReferenceData', () => {
     });
     const { ms } = logger.lines[0]?.details as { ms: number };
     expect(ms).toBeLessThan(5_000);
+  });
+
+  it('refuses to load without its datasets when they are required (production)', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'no-reference-data-'));
+    try {
+      await expect(loadReferenceData(empty, recordingLogger(), { required: true })).rejects.toThrow(
+        /reference data missing in REFERENCE_DATA_DIR .*: zips, routing, suggestions\./,
+      );
+      await expect(loadReferenceData(undefined, recordingLogger(), { required: true })).rejects.toThrow(
+        /\(unset\): zips, routing/,
+      );
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 
   it('runs without a directory and warns about what is missing', async () => {

@@ -23,10 +23,14 @@ export interface ReferenceDataLogger {
  * Loads the ZIP directory, the routing directory and the suggestion indexes from `dir` in parallel and logs what
  * was found, how long it took and how much heap it added. `dir` undefined means no reference data: ZIP lookup
  * uses the `zipcodes` package, the routing directory is empty and suggestions answer [].
+ *
+ * `required` (production): a missing dataset is an error naming each one, so a server never starts without the
+ * reference data an operator forgot to mount.
  */
 export async function loadReferenceData(
   dir: string | undefined,
   logger?: ReferenceDataLogger,
+  options: { required?: boolean } = {},
 ): Promise<ReferenceData> {
   const started = performance.now();
   const heapBefore = process.memoryUsage().heapUsed;
@@ -57,6 +61,11 @@ export async function loadReferenceData(
       .filter(([, size]) => size === 0)
       .map(([field]) => `suggestions.${field}`),
   ];
+  if (missing.length > 0 && options.required) {
+    throw new Error(
+      `reference data missing in REFERENCE_DATA_DIR (${dir ?? 'unset'}): ${missing.join(', ')} (README, "Reference data")`,
+    );
+  }
   if (missing.length > 0) {
     logger?.warn(
       { ...details, missing },

@@ -1,0 +1,140 @@
+/**
+ * Lead traffic for the suites that run the product as a whole (the fault suite, the compose end-to-end test):
+ * a distinct fictitious borrower per lead, a funnel lead walked through every step and submitted, a partner lead
+ * posted under an idempotency key, and the outcome read off the lead's event stream. Each call retries what a
+ * real client would retry (5xx, 409 in progress, 429, a dropped connection), so a restart under traffic is judged
+ * by what is lost, not by one refused request.
+ */
+import { CONSENT_VERSION } from '@funnel/contracts/consent';
+import { OUTCOME_EVENT, type LeadOutcome } from '@funnel/contracts/lead-outcome';
+import { STEPS } from '@funnel/contracts/steps';
+import { partnerLeadBody } from './partner-lead.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The partner example's answers ({@link partnerLeadBody}) for borrower number `n`, with its own SSN and email (the
+ * BFF refuses a borrower twice). Without a webhook address unless `webhookUrl` is given.
+ */
+export function borrowerLead(n: number, webhookUrl?: string): Record<string, unknown> {
+  return {
+    ...partnerLeadBody(),
+    ...(webhookUrl ? { webhookUrl } : {}),
+    socialSecurityNumber: `${100 + (n % 500)}-${String(10 + Math.floor(n / 500)).padStart(2, '0')}-${String(1000 + n).padStart(4, '0')}`,
+    email: `borrower.${n}@example.com`,
+  };
+}
+
+/** Posts a partner lead until it is accepted (202) and returns its lead id; a 4xx other than 409/429 throws. */
+export async function sendPartnerLead(options: {
+  baseUrl: string;
+  apiKey: string;
+  idempotencyKey: string;
+  body: Record<string, unknown>;
+}): Promise<string> {
+  const body = JSON.stringify(options.body);
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const response = await fetch(`${options.baseUrl}/api/v1/partner/leads`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${options.apiKey}`,
+        'content-type': 'application/json',
+        'idempotency-key': options.idempotencyKey,
+      },
+      body,
+    }).catch(() => undefined);
+    if (response?.status === 202) return ((await response.json()) as { leadId: string }).leadId;
+    if (response && response.status < 500 && response.status !== 409 && response.status !== 429) {
+      throw new Error(`partner post answered ${response.status}: ${await response.text()}`);
+    }
+    const retryAfter = Number(response?.headers.get('retry-after') ?? 0);
+    await sleep(retryAfter > 0 ? retryAfter * 1000 : 500);
+  }
+  throw new Error('partner post never accepted');
+}
+
+/**
+ * A visitor's lead: created, every step of the wizard saved with the borrower's answers, then submitted. Returns
+ * its id and the session cookie (for its event stream). A failed walk starts over with a new lead.
+ */
+export async function walkFunnelLead(
+  baseUrl: string,
+  body: Record<string, unknown>,
+): Promise<{ leadId: string; cookie: string }> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    try {
+      const created = await fetch(`${baseUrl}/api/v1/lead`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: body.amount, loanReason: body.loanReason, zipCode: body.zipCode }),
+      });
+      if (created.status !== 201) throw new Error(`create ${created.status}`);
+      const cookie = created.headers.getSetCookie()[0]!.split(';')[0]!;
+      for (const step of STEPS) {
+        const answer = Object.fromEntries(step.fields.filter((f) => f in body).map((f) => [f, body[f]]));
+        const saved = await fetch(`${baseUrl}/api/v1/lead/steps/${step.name}`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', cookie },
+          body: JSON.stringify(answer),
+        });
+        if (saved.status !== 200) throw new Error(`step ${step.name} ${saved.status} ${await saved.text()}`);
+      }
+      for (let i = 0; i < 50; i += 1) {
+        const submitted = await fetch(`${baseUrl}/api/v1/lead/submit`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie },
+          body: JSON.stringify({
+            button: 'REQUEST_CASH',
+            consentVersion: CONSENT_VERSION,
+            pagePath: '/apply/consent',
+          }),
+        }).catch(() => undefined);
+        if (submitted && submitted.status < 300) {
+          return { leadId: decodeURIComponent(cookie.split('=')[1]!).split('.')[0]!, cookie };
+        }
+        if (submitted && submitted.status < 500) {
+          throw new Error(`submit ${submitted.status} ${await submitted.text()}`);
+        }
+        await sleep(500);
+      }
+    } catch (error) {
+      if (attempt === 49) throw error;
+      await sleep(500);
+    }
+  }
+  throw new Error('funnel lead never submitted');
+}
+
+/**
+ * Reads the lead's event stream (`GET /api/v1/lead/events`, as the outcome page does) until an outcome other than
+ * pending arrives, and returns it. Throws after `timeoutMs`.
+ */
+export async function awaitOutcomeEvent(
+  baseUrl: string,
+  cookie: string,
+  timeoutMs: number,
+): Promise<LeadOutcome> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  const response = await fetch(`${baseUrl}/api/v1/lead/events`, {
+    headers: { cookie, accept: 'text/event-stream' },
+    signal,
+  });
+  if (response.status !== 200) throw new Error(`event stream answered ${response.status}`);
+  let buffer = '';
+  for await (const chunk of response.body!.pipeThrough(new TextDecoderStream())) {
+    buffer += chunk;
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const lines = buffer.slice(0, end).split('\n');
+      buffer = buffer.slice(end + 2);
+      const data = lines.find((line) => line.startsWith('data: '));
+      if (!lines.includes(`event: ${OUTCOME_EVENT}`) || !data) continue;
+      const outcome = JSON.parse(data.slice('data: '.length)) as LeadOutcome;
+      if (outcome.outcome !== 'pending') {
+        await response.body!.cancel().catch(() => undefined);
+        return outcome;
+      }
+    }
+  }
+  throw new Error('event stream ended before an outcome');
+}
