@@ -27,7 +27,7 @@ interface FixtureLead {
   source: 'funnel' | 'partner';
   /** How many wizard steps it saved, in order. */
   steps: number;
-  outcome?: { is: 'sold' | 'rejected' | 'no_lender'; afterSeconds: number };
+  outcome?: { is: 'sold' | 'rejected' | 'no_lender'; afterSeconds: number; reason?: string };
 }
 
 /**
@@ -49,7 +49,7 @@ const FIXTURE: FixtureLead[] = [
     affiliate: 'aff-north',
     source: 'funnel',
     steps: ALL,
-    outcome: { is: 'rejected', afterSeconds: 90 },
+    outcome: { is: 'rejected', afterSeconds: 90, reason: 'all_buyers_declined' },
   },
   { id: 'B1', day: '2026-10-05', affiliate: 'aff-south', source: 'partner', steps: 0, outcome: sold(12) },
   {
@@ -57,7 +57,7 @@ const FIXTURE: FixtureLead[] = [
     day: '2026-10-06',
     source: 'funnel',
     steps: ALL,
-    outcome: { is: 'no_lender', afterSeconds: 310 },
+    outcome: { is: 'no_lender', afterSeconds: 310, reason: 'no_buyer_decided' },
   },
   { id: 'C2', day: '2026-10-06', source: 'funnel', steps: 0 },
   { id: 'D1', day: '2026-10-07', affiliate: 'aff-north', source: 'funnel', steps: ALL, outcome: sold(50) },
@@ -101,6 +101,7 @@ function eventsOf(lead: FixtureLead): LeadEvent[] {
         at: at(submittedAt + lead.outcome.afterSeconds),
         type: 'outcome',
         outcome: lead.outcome.is,
+        ...(lead.outcome.reason ? { reason: lead.outcome.reason } : {}),
         secondsToDecision: lead.outcome.afterSeconds,
       },
     );
@@ -268,6 +269,11 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
     { Created: '7', Submitted: '4', Sold: '2', Rejected: '1', 'No lender': '1' },
     'outcomes, 5–6 Oct',
   );
+  // Which lead nobody decided (no lender) and which a buyer declined (rejected), in words.
+  assert.deepEqual(await tableRows(page, 'Why leads were not sold'), [
+    ['Rejected', 'Every buyer that answered declined', '1'],
+    ['No lender', 'No buyer decided in time', '1'],
+  ]);
   const funnel = await tableRows(page, 'Funnel by step');
   assert.deepEqual(
     funnel.map((row) => row[0]),

@@ -62,6 +62,18 @@ export const FunnelOutcomesSchema = z.object({
 });
 export type FunnelOutcomes = z.infer<typeof FunnelOutcomesSchema>;
 
+/**
+ * How many leads of the range ended with one outcome for one reason (the worker's outcome reason:
+ * `no_buyer_decided`, `all_buyers_declined`, `deadline`, `duplicate`, …; null when none was recorded).
+ * Only leads that were not sold; ordered by outcome, then by count.
+ */
+export const OutcomeReasonRowSchema = z.object({
+  outcome: z.enum(['rejected', 'no_lender']),
+  reason: z.string().nullable(),
+  leads: z.number().int().nonnegative(),
+});
+export type OutcomeReasonRow = z.infer<typeof OutcomeReasonRowSchema>;
+
 const AppliedFiltersSchema = z.object({
   from: IsoDaySchema,
   to: IsoDaySchema,
@@ -75,6 +87,8 @@ export const FunnelReportSchema = z.object({
   filters: AppliedFiltersSchema,
   steps: z.array(FunnelStepRowSchema),
   outcomes: FunnelOutcomesSchema,
+  /** Why the leads that were not sold ended as they did. */
+  outcomeReasons: z.array(OutcomeReasonRowSchema),
 });
 export type FunnelReport = z.infer<typeof FunnelReportSchema>;
 

@@ -20,6 +20,7 @@ function lead(
     steps: number;
     submitted?: boolean;
     outcome?: 'sold' | 'rejected' | 'no_lender';
+    reason?: string;
     secondsToDecision?: number;
   },
 ): LeadEvent[] {
@@ -57,6 +58,7 @@ function lead(
       at: at(31),
       type: 'outcome',
       outcome: options.outcome,
+      ...(options.reason ? { reason: options.reason } : {}),
       ...(options.secondsToDecision !== undefined ? { secondsToDecision: options.secondsToDecision } : {}),
     });
   }
@@ -100,6 +102,7 @@ const FIXTURE: LeadEvent[] = [
     steps: ALL,
     submitted: true,
     outcome: 'rejected',
+    reason: 'all_buyers_declined',
     secondsToDecision: 60,
   }),
   ...lead(7, {
@@ -107,6 +110,7 @@ const FIXTURE: LeadEvent[] = [
     steps: ALL,
     submitted: true,
     outcome: 'no_lender',
+    reason: 'no_buyer_decided',
     secondsToDecision: 300,
   }),
   ...lead(8, {
@@ -150,6 +154,11 @@ describe('reports over the system of record', () => {
     expect(byStep[STEP_NAMES[ALL - 1]!]).toMatchObject({ reached: 4, completed: 4, dropOff: 0 });
     expect(report.steps.map((row) => row.step)).toEqual(['landing', ...STEP_NAMES]);
     expect(report.outcomes).toEqual({ created: 7, submitted: 4, sold: 2, rejected: 1, noLender: 1 });
+    // Which walks nobody decided (no lender) and which a buyer declined (rejected), as the worker recorded.
+    expect(report.outcomeReasons).toEqual([
+      { outcome: 'rejected', reason: 'all_buyers_declined', leads: 1 },
+      { outcome: 'no_lender', reason: 'no_buyer_decided', leads: 1 },
+    ]);
   });
 
   it('filters by affiliate and by source', async () => {

@@ -4,6 +4,7 @@ import {
   type BuyerSalesReport,
   type FunnelReport,
   type FunnelStepRow,
+  type OutcomeReasonRow,
   type ReportQuery,
   type SalesReport,
 } from '@funnel/contracts/reports';
@@ -49,7 +50,7 @@ export async function funnelReport(
   query: ReportQuery,
   timeZone: string,
 ): Promise<FunnelReport> {
-  const [totals, steps] = await Promise.all([
+  const [totals, steps, reasons] = await Promise.all([
     db
       .selectFrom('lead_summary')
       .where(matches(query, timeZone))
@@ -67,6 +68,16 @@ export async function funnelReport(
       .where(matches(query, timeZone))
       .select((eb) => ['lead_steps.step', eb.fn.countAll<string>().as('completed')])
       .groupBy('lead_steps.step')
+      .execute(),
+    db
+      .selectFrom('lead_summary')
+      .where(matches(query, timeZone))
+      .where('outcome', 'in', ['rejected', 'no_lender'])
+      .select((eb) => ['outcome', 'outcome_reason', eb.fn.countAll<string>().as('leads')])
+      .groupBy(['outcome', 'outcome_reason'])
+      .orderBy('outcome', 'desc')
+      .orderBy(sql`3 desc`)
+      .orderBy('outcome_reason')
       .execute(),
   ]);
   const created = Number(totals.created);
@@ -94,6 +105,11 @@ export async function funnelReport(
       rejected: Number(totals.rejected),
       noLender: Number(totals.noLender),
     },
+    outcomeReasons: reasons.map((row): OutcomeReasonRow => ({
+      outcome: row.outcome as OutcomeReasonRow['outcome'],
+      reason: row.outcome_reason,
+      leads: Number(row.leads),
+    })),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { FunnelReport } from '@funnel/contracts/reports';
 import { formatCount, formatRate } from '../utils/number-format';
+import { OUTCOME_LABELS, outcomeReasonLabel } from '../utils/outcome-reason-labels';
 import styles from './operator.module.css';
 
 /** Each position of the funnel in wizard order: how many leads reached it, saved it, and stopped there. */
@@ -51,5 +52,35 @@ export function FunnelOutcomes({ outcomes }: { outcomes: FunnelReport['outcomes'
         </div>
       ))}
     </dl>
+  );
+}
+
+/** Why the leads that were not sold ended as they did: no buyer decided (no lender) or a buyer declined. */
+export function OutcomeReasons({ reasons }: { reasons: FunnelReport['outcomeReasons'] }) {
+  if (reasons.length === 0) return null;
+  return (
+    <div className={styles.tableScroll} role="region" aria-labelledby="reasons-table-caption" tabIndex={0}>
+      <table className={styles.table}>
+        <caption id="reasons-table-caption">Why leads were not sold</caption>
+        <thead>
+          <tr>
+            <th scope="col">Outcome</th>
+            <th scope="col" className={styles.text}>
+              Reason
+            </th>
+            <th scope="col">Leads</th>
+          </tr>
+        </thead>
+        <tbody>
+          {reasons.map((row) => (
+            <tr key={`${row.outcome}:${row.reason ?? ''}`}>
+              <th scope="row">{OUTCOME_LABELS[row.outcome]}</th>
+              <td className={styles.text}>{outcomeReasonLabel(row.reason)}</td>
+              <td>{formatCount(row.leads)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
