@@ -142,6 +142,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         scripts,
         partnerListVersion: partnerListVersion(env.PARTNER_LIST_VERSION, env.PARTNER_NAMES),
         businessTimeZone: env.BUSINESS_TIME_ZONE,
+        duplicateWindowDays: env.DUPLICATE_WINDOW_DAYS,
       });
       await api.register(adminRoutes, { db, sealer });
       await api.register(operatorSessionRoutes);

@@ -16,13 +16,14 @@ describe('GET /api/v1/config and the consent scripts in the CSP', () => {
   });
 
   it('enables no script and allows no third-party host by default', async () => {
-    t = await startTestApp({ env: { PARTNER_LIST_VERSION: 'p-7' } });
+    t = await startTestApp({ env: { PARTNER_LIST_VERSION: 'p-7', DUPLICATE_WINDOW_DAYS: '30' } });
     const response = await t.app.inject({ method: 'GET', url: '/api/v1/config' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       consentVersion: CONSENT_VERSION,
       partnerListVersion: 'p-7',
       businessTimeZone: 'America/New_York',
+      duplicateWindowDays: 30,
       trustedForm: { enabled: false, certificateField: 'xxTrustedFormCertUrl' },
       jornaya: {
         enabled: false,

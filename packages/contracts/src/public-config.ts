@@ -38,6 +38,11 @@ export const PublicConfigSchema = z.object({
    * browser offers dates on the same day, wherever the visitor is.
    */
   businessTimeZone: z.string(),
+  /**
+   * How many days after a borrower's request another one from the same borrower is a duplicate, not sent to
+   * lenders (`DUPLICATE_WINDOW_DAYS`): the duplicate's screen says when they may apply again.
+   */
+  duplicateWindowDays: z.number().nonnegative(),
   /** Attribution lines the loaded reference data requires (O*NET, GeoNames), shown on the partners page. */
   dataAttributions: z.array(z.string()),
 });
