@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
+  BANK_ACCOUNT_TOO_LONG,
   BANK_ACCOUNT_TOO_SHORT,
   BANK_NAME_REQUIRED,
   CHOOSE_AN_ANSWER,
@@ -374,6 +375,18 @@ test('bank account: three digits are refused', async () => {
   assert.equal(await input.inputValue(), '123', 'digits only');
   await clickNext(session.page);
   await assertFieldError(session.page, 'bankAccount', BANK_ACCOUNT_TOO_SHORT);
+  await assertNotStored(session, 'bank_account_number');
+  await session.context.close();
+});
+
+test('bank account: 21 digits typed on a phone are kept and refused with the spec message, never cut', async () => {
+  const session = await onStep('bankaccount');
+  const input = session.page.getByLabel('Account number', { exact: true });
+  await input.pressSequentially('123456789012345678901');
+  assert.equal(await input.inputValue(), '123456789012345678901', 'every digit typed stays');
+  await clickNext(session.page);
+  await assertFieldError(session.page, 'bankAccount', BANK_ACCOUNT_TOO_LONG);
+  assert.match(session.page.url(), /\/bankaccount$/);
   await assertNotStored(session, 'bank_account_number');
   await session.context.close();
 });
