@@ -31,8 +31,12 @@ interface SitePage {
   check?: (page: Page) => Promise<void>;
 }
 
-/** Spec §1's figures: the page computes them with the contracts function, the test states them as written. */
-const REPRESENTATIVE_FIGURES = ['$219.79', '$2,637', '$137.48'];
+/**
+ * Spec §1's figures: the page computes them with the contracts function, the test states them as written. The
+ * 10 % is the interest rate; with the $75 fee the APR is 15.8 % (issue 25), worked out independently in
+ * packages/contracts/src/rules/representative-example.test.ts.
+ */
+const REPRESENTATIVE_FIGURES = ['$219.79', '$2,637', '$137.48', 'at a 10% interest rate', 'the APR is 15.8%'];
 
 /** The start of the lender disclaimer, which the footer shows on pages that do not carry it themselves. */
 const LENDER_DISCLAIMER = `${BRAND.name} is not a lender, does not make loans or credit decisions`;
@@ -158,7 +162,14 @@ const PAGES: readonly SitePage[] = [
     path: '/disclaimer',
     heading: 'Disclaimer',
     chunk: 'disclaimer-page',
-    texts: [LENDER_DISCLAIMER, 'does not guarantee an offer', 'Credit checks', 'How we are paid'],
+    texts: [
+      LENDER_DISCLAIMER,
+      'does not guarantee an offer',
+      'Credit checks',
+      'How we are paid',
+      // Issue 25: the sentence had lost its words ("which can, if you continue with its offer").
+      "A soft inquiry does not affect your credit score; if you continue with a lender's offer, the lender may make a hard inquiry, which can lower your credit score.",
+    ],
   },
   {
     name: 'partners',
