@@ -18,6 +18,7 @@ import { PARTNER_LEAD_REQUEST_EXAMPLE } from '@funnel/contracts/partner-api';
 import { addDays } from '@funnel/contracts/rules/calendar-date';
 import { isSelectablePayDate } from '@funnel/contracts/rules/pay-dates';
 import { STEPS } from '@funnel/contracts/steps';
+import { FICTITIOUS_BRAND_SETTINGS } from '@funnel/testing/brand-settings';
 import { freePort, startApp, startRedisServer, type AppProcess } from '@funnel/testing/processes';
 import { testEnv } from '@funnel/testing/env';
 
@@ -94,6 +95,7 @@ async function main(): Promise<number> {
       entry: 'apps/bff/src/server.ts',
       env: {
         NODE_ENV: 'production',
+        ...FICTITIOUS_BRAND_SETTINGS,
         LOG_LEVEL: 'warn',
         HOST: '127.0.0.1',
         PORT: String(bffPort),

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { FICTITIOUS_BRAND_SETTINGS } from '@funnel/testing/brand-settings';
 import { freePort } from '@funnel/testing/processes';
 import { CPU, REPO_ROOT, answers, startService, type Service } from './processes.js';
 
@@ -82,6 +83,7 @@ export async function startBff(options: {
     cpu: options.cpu ?? CPU.server,
     env: {
       NODE_ENV: 'production',
+      ...FICTITIOUS_BRAND_SETTINGS,
       LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
       PORT: String(port),

@@ -13,6 +13,47 @@ const ConsentScriptSchema = z.object({
   scriptUrl: z.url().optional(),
 });
 
+/** The social networks the footer has an icon for. */
+export const SOCIAL_NETWORKS = ['facebook', 'x', 'instagram', 'linkedin', 'youtube'] as const;
+export const SocialNetworkSchema = z.enum(SOCIAL_NETWORKS);
+export type SocialNetwork = z.infer<typeof SocialNetworkSchema>;
+
+export const SocialLinkSchema = z.object({
+  network: SocialNetworkSchema,
+  /** The profile's address; opens in a new tab. */
+  url: z.url({ protocol: /^https$/ }),
+});
+export type SocialLink = z.infer<typeof SocialLinkSchema>;
+
+/**
+ * How to reach the business (the BFF's `BRAND_*` settings). `sample` is true when they are not configured and
+ * the BFF shows the built-in sample details (development and tests only: production refuses to start without
+ * them), and the Contact Us page says so.
+ */
+export const BrandContactSchema = z.object({
+  email: z.string(),
+  /** Where privacy requests and questions about personal data go. */
+  privacyEmail: z.string(),
+  /** As people read it: '(800) 555-0142'. */
+  phone: z.string(),
+  /** For the tel: link, E.164. */
+  phoneE164: z.string(),
+  hours: z.string(),
+  /** The postal address, one line per entry. */
+  mailingAddress: z.array(z.string()),
+  sample: z.boolean(),
+});
+export type BrandContact = z.infer<typeof BrandContactSchema>;
+
+/** The business's contact details and links; a link not configured is left out, never a placeholder. */
+export const BrandLinksSchema = z.object({
+  contact: BrandContactSchema,
+  /** The blog, linked from the header on wide screens. */
+  blogUrl: z.url({ protocol: /^https?$/ }).optional(),
+  social: z.array(SocialLinkSchema),
+});
+export type BrandLinks = z.infer<typeof BrandLinksSchema>;
+
 /**
  * GET /api/v1/config: what the browser needs to know about this deployment, and nothing secret. The web app
  * injects the consent-certification scripts only when they are enabled here, so a deployment without them loads
@@ -43,6 +84,7 @@ export const PublicConfigSchema = z.object({
    * lenders (`DUPLICATE_WINDOW_DAYS`): the duplicate's screen says when they may apply again.
    */
   duplicateWindowDays: z.number().nonnegative(),
+  brand: BrandLinksSchema,
   /** Attribution lines the loaded reference data requires (O*NET, GeoNames), shown on the partners page. */
   dataAttributions: z.array(z.string()),
 });
