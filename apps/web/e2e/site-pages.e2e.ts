@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { SAMPLE_CONTACT } from '@funnel/contracts/public-config';
 import { BRAND } from '../src/config/brand';
 import { startHarness, type Harness } from './harness';
 import { assertAccessible, screenshotBothWidths } from './page-checks';
@@ -38,15 +39,8 @@ interface SitePage {
  */
 const REPRESENTATIVE_FIGURES = ['$219.79', '$2,637', '$137.48', 'at a 10% interest rate', 'the APR is 15.8%'];
 
-/** The sample contact details the BFF serves while no BRAND_* setting is configured (apps/bff/src/brand). */
-const SAMPLE = {
-  email: 'support@loanbridge.example',
-  privacyEmail: 'privacy@loanbridge.example',
-  phone: '(800) 555-0142',
-  phoneE164: '+18005550142',
-  hours: 'Monday to Friday, 9 a.m. to 6 p.m. Eastern Time',
-  mailingAddress: ['LoanBridge Online Services LLC', '100 Example Plaza, Suite 400', 'Wilmington, DE 19801'],
-} as const;
+/** The sample contact details the BFF serves while no BRAND_* setting is configured. */
+const SAMPLE = SAMPLE_CONTACT;
 
 /** The start of the lender disclaimer, which the footer shows on pages that do not carry it themselves. */
 const LENDER_DISCLAIMER = `${BRAND.name} is not a lender, does not make loans or credit decisions`;

@@ -45,6 +45,20 @@ export const BrandContactSchema = z.object({
 });
 export type BrandContact = z.infer<typeof BrandContactSchema>;
 
+/**
+ * The sample contact details the BFF shows while none are configured (development and tests): addresses under
+ * `.example` (RFC 2606) and a number from the 555-01xx range reserved for fiction. The Contact Us page says
+ * plainly that they are samples; production refuses to start without real ones.
+ */
+export const SAMPLE_CONTACT = {
+  email: 'support@loanbridge.example',
+  privacyEmail: 'privacy@loanbridge.example',
+  phone: '(800) 555-0142',
+  phoneE164: '+18005550142',
+  hours: 'Monday to Friday, 9 a.m. to 6 p.m. Eastern Time',
+  mailingAddress: ['LoanBridge Online Services LLC', '100 Example Plaza, Suite 400', 'Wilmington, DE 19801'],
+} as const;
+
 /** The business's contact details and links; a link not configured is left out, never a placeholder. */
 export const BrandLinksSchema = z.object({
   contact: BrandContactSchema,

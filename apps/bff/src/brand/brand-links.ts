@@ -1,24 +1,11 @@
 import * as z from 'zod';
 import {
+  SAMPLE_CONTACT,
   SOCIAL_NETWORKS,
   SocialLinkSchema,
   type BrandLinks,
   type SocialLink,
 } from '@funnel/contracts/public-config';
-
-/**
- * The sample contact details shown while none are configured (development and tests): addresses under
- * `.example` (RFC 2606) and a number from the 555-01xx range reserved for fiction. The Contact Us page says
- * plainly that they are samples; production refuses to start without real ones.
- */
-export const SAMPLE_CONTACT = {
-  email: 'support@loanbridge.example',
-  privacyEmail: 'privacy@loanbridge.example',
-  phone: '(800) 555-0142',
-  phoneE164: '+18005550142',
-  hours: 'Monday to Friday, 9 a.m. to 6 p.m. Eastern Time',
-  mailingAddress: ['LoanBridge Online Services LLC', '100 Example Plaza, Suite 400', 'Wilmington, DE 19801'],
-} as const;
 
 /** The settings production must have: how a borrower reaches the business. */
 export const REQUIRED_BRAND_SETTINGS = [
