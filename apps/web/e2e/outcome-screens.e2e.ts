@@ -75,6 +75,19 @@ async function completeLead(context: BrowserContext, as?: number): Promise<numbe
   return borrower;
 }
 
+/** Waits until the lead in `context` has a final outcome. */
+async function decided(context: BrowserContext): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const lead = (await (await context.request.get('/api/v1/lead')).json()) as {
+      outcome?: { outcome: string };
+    };
+    if (lead.outcome && lead.outcome.outcome !== 'pending') return;
+    assert.ok(Date.now() < deadline, 'the request is decided');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** Request Funds on the SSN screen, as the borrower does. */
 async function requestFunds(page: Page): Promise<void> {
   await page.goto('/ssn');
@@ -152,15 +165,7 @@ test(
     });
     assert.equal(submitted.status(), 202);
     // The first request is decided (and posted) before the second comes.
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const lead = (await (await first.request.get('/api/v1/lead')).json()) as {
-        outcome?: { outcome: string };
-      };
-      if (lead.outcome && lead.outcome.outcome !== 'pending') break;
-      assert.ok(Date.now() < deadline, 'the first request is decided');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await decided(first);
     await first.close();
 
     // The same borrower from another browser, a little later.
@@ -184,6 +189,46 @@ test(
     await assertAccessible(page, 'duplicate');
     await screenshotBothWidths(page, 'issue25-duplicate');
     assert.deepEqual(errors, []);
+    await context.close();
+  },
+);
+
+test(
+  '/congratulations shows only for a request that completed; anyone else goes where they belong',
+  { timeout: TEST_TIMEOUT_MS },
+  async () => {
+    // A new visitor: the landing page, never "Your loan request is complete."
+    const stranger = await harness.newContext(375);
+    const page = await stranger.newPage();
+    const errors = collectPageErrors(page);
+    await page.goto('/congratulations');
+    await page.waitForURL('**/start');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    assert.doesNotMatch(await page.locator('main').innerText(), /Your loan request is complete/);
+    assert.deepEqual(errors, []);
+
+    // A request not yet sent: its next step.
+    await leadBefore(stranger, 'email');
+    await page.goto('/congratulations');
+    await page.waitForURL('**/email');
+    await stranger.close();
+
+    // A sold request: the thank-you page, with the header's celebration style.
+    await sandbox.configure({ soldShare: 1, pendingShare: 0 });
+    const context = await harness.newContext();
+    context.setDefaultTimeout(20_000);
+    await completeLead(context);
+    const submitted = await context.request.post('/api/v1/lead/submit', {
+      data: { button: 'REQUEST_FUNDS', consentVersion: CONSENT_VERSION, pagePath: '/ssn' },
+    });
+    assert.equal(submitted.status(), 202);
+    await decided(context);
+    const sold = await context.newPage();
+    await sold.goto('/congratulations');
+    await sold.getByRole('heading', { level: 1, name: 'Congratulations!' }).waitFor();
+    await sold.getByText('Your loan request is complete.').waitFor();
+    assert.equal(await sold.locator('header').getAttribute('data-variant'), 'celebration');
+    assert.equal(new URL(sold.url()).pathname, '/congratulations');
     await context.close();
   },
 );

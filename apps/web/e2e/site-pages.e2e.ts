@@ -236,16 +236,6 @@ const PAGES: readonly SitePage[] = [
       }
     },
   },
-  {
-    name: 'congratulations',
-    path: '/congratulations',
-    heading: 'Congratulations!',
-    chunk: 'congratulations-page',
-    texts: ['Your loan request is complete.', 'What happens next'],
-    async check(page) {
-      assert.equal(await page.locator('header').getAttribute('data-variant'), 'celebration');
-    },
-  },
 ];
 
 /** Header and footer as every page shows them (spec §2). */
