@@ -309,3 +309,28 @@ for (const sitePage of PAGES) {
     await context.close();
   });
 }
+
+test('a first visit makes no failed request and logs no warning (issue 25)', async () => {
+  const context = await harness.newContext(375);
+  const page = await context.newPage();
+  const failed: string[] = [];
+  const console: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.status()} ${new URL(response.url()).pathname}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'warning' || message.type() === 'error') console.push(message.text());
+  });
+  const leadReads: number[] = [];
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname === '/api/v1/lead') leadReads.push(response.status());
+  });
+  await page.goto('/');
+  await page.waitForURL('**/start');
+  await page.getByRole('button', { name: 'Get Started', exact: true }).first().waitFor();
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(leadReads, [204], 'the landing page asks for a lead once and is told there is none');
+  assert.deepEqual(failed, []);
+  assert.deepEqual(console, []);
+  await context.close();
+});
