@@ -145,7 +145,10 @@ test('email: a new address is shown back for a double check; Edit returns to the
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'email');
   await assertNotStored(session, 'email');
   await clickNext(page);
-  await popup.getByRole('button', { name: 'Confirm' }).click();
+  // The primary action has focus (issue 25): Enter confirms, it does not close.
+  await popup.getByText('jane@gmail.com').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Confirm');
+  await page.keyboard.press('Enter');
   await page.waitForURL('**/cellphone');
   assert.equal((await session.lead()).raw.email, JSON.stringify('jane@gmail.com'));
   await session.context.close();
@@ -354,6 +357,24 @@ test('bank type: Savings asks whether Checking was meant', async () => {
   await page.getByRole('radio', { name: 'Savings' }).press('Enter');
   await page.waitForURL('**/banktime');
   assert.equal((await session.lead()).raw.bank_account_type, JSON.stringify('SAVING'));
+  await session.context.close();
+});
+
+test('bank type: the question focuses its primary action, so Enter changes the answer to Checking', async () => {
+  const session = await onStep('banktype');
+  const { page } = session;
+  await page.getByRole('radio', { name: 'Savings' }).click();
+  const popup = page.getByRole('dialog', { name: "Did you mean 'Checking' as Bank account type?" });
+  await popup.waitFor();
+  // No tap highlight flashes over the dialog's text under a finger (issue 25).
+  assert.equal(
+    await popup.locator('p').first().evaluate((text) => getComputedStyle(text).webkitTapHighlightColor),
+    'rgba(0, 0, 0, 0)',
+  );
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Change to Checking');
+  await page.keyboard.press('Enter');
+  await page.waitForURL('**/banktime');
+  assert.equal((await session.lead()).raw.bank_account_type, JSON.stringify('CHECKING'));
   await session.context.close();
 });
 
