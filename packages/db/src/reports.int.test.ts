@@ -113,6 +113,31 @@ const FIXTURE: LeadEvent[] = [
     reason: 'no_buyer_decided',
     secondsToDecision: 300,
   }),
+  // 2026-11-12, aff-c: decision times that interpolate to binary noise unless rounded.
+  ...lead(9, {
+    day: '2026-11-12',
+    affiliate: 'aff-c',
+    steps: ALL,
+    submitted: true,
+    outcome: 'sold',
+    secondsToDecision: 4.7,
+  }),
+  ...lead(10, {
+    day: '2026-11-12',
+    affiliate: 'aff-c',
+    steps: ALL,
+    submitted: true,
+    outcome: 'sold',
+    secondsToDecision: 4.778,
+  }),
+  ...lead(11, {
+    day: '2026-11-12',
+    affiliate: 'aff-c',
+    steps: ALL,
+    submitted: true,
+    outcome: 'sold',
+    secondsToDecision: 4.9,
+  }),
   ...lead(8, {
     day: '2026-11-09',
     affiliate: 'aff-a',
@@ -174,6 +199,21 @@ describe('reports over the system of record', () => {
       TZ,
     );
     expect(partners.outcomes).toEqual({ created: 2, submitted: 2, sold: 1, rejected: 1, noLender: 0 });
+  });
+
+  it('rounds decision times in SQL to a tenth of a second (issue 25: 4.7780000000000005 in the CSV)', async () => {
+    const report = await salesReport(
+      db,
+      ReportQuerySchema.parse({ from: '2026-11-12', to: '2026-11-12' }),
+      TZ,
+    );
+    expect(report.rows).toEqual([
+      expect.objectContaining({
+        affiliate: 'aff-c',
+        medianSecondsToDecision: 4.8,
+        p90SecondsToDecision: 4.9,
+      }),
+    ]);
   });
 
   it('reports sales per day and affiliate with the median and p90 time to decision', async () => {

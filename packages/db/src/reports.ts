@@ -129,8 +129,17 @@ export async function salesReport(
       'affiliate',
       eb.fn.countAll<string>().as('submitted'),
       sql<string>`count(*) filter (where outcome = 'sold')`.as('sold'),
-      sql<number | null>`percentile_cont(0.5) within group (order by seconds_to_decision)`.as('median'),
-      sql<number | null>`percentile_cont(0.9) within group (order by seconds_to_decision)`.as('p90'),
+      // Rounded here, to a tenth of a second, so no report or CSV prints binary noise (4.7780000000000005).
+      sql<
+        number | null
+      >`round(percentile_cont(0.5) within group (order by seconds_to_decision)::numeric, 1)::float8`.as(
+        'median',
+      ),
+      sql<
+        number | null
+      >`round(percentile_cont(0.9) within group (order by seconds_to_decision)::numeric, 1)::float8`.as(
+        'p90',
+      ),
     ])
     // By position: the day expression carries the time zone as a parameter, which PostgreSQL would not match.
     .groupBy([sql`1`, 'affiliate'])
@@ -169,7 +178,9 @@ export async function buyerSalesReport(
       'buyer_attempts.buyer',
       sql<string>`count(*) filter (where result <> 'capped')`.as('attempts'),
       sql<string>`count(*) filter (where result = 'sold')`.as('sold'),
-      sql<string>`coalesce(sum(price) filter (where result = 'sold'), 0)::float8`.as('revenue'),
+      sql<string>`round(coalesce(sum(price) filter (where result = 'sold'), 0)::numeric, 2)::float8`.as(
+        'revenue',
+      ),
       sql<string>`count(*) filter (where result = 'timeout')`.as('timeouts'),
       sql<string>`count(*) filter (where result = 'capped')`.as('capped'),
     ])
@@ -182,7 +193,7 @@ export async function buyerSalesReport(
     rows: rows.map((row) => {
       const attempts = Number(row.attempts);
       const sold = Number(row.sold);
-      const revenue = Math.round(Number(row.revenue) * 100) / 100;
+      const revenue = Number(row.revenue);
       return {
         buyer: row.buyer,
         attempts,
