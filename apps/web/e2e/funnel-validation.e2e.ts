@@ -368,7 +368,10 @@ test('bank type: the question focuses its primary action, so Enter changes the a
   await popup.waitFor();
   // No tap highlight flashes over the dialog's text under a finger (issue 25).
   assert.equal(
-    await popup.locator('p').first().evaluate((text) => getComputedStyle(text).webkitTapHighlightColor),
+    await popup
+      .locator('p')
+      .first()
+      .evaluate((text) => getComputedStyle(text).getPropertyValue('-webkit-tap-highlight-color')),
     'rgba(0, 0, 0, 0)',
   );
   assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Change to Checking');

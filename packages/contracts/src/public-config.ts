@@ -20,8 +20,8 @@ export type SocialNetwork = z.infer<typeof SocialNetworkSchema>;
 
 export const SocialLinkSchema = z.object({
   network: SocialNetworkSchema,
-  /** The profile's address; opens in a new tab. */
-  url: z.url({ protocol: /^https$/ }),
+  /** The profile's address (https, checked by the BFF's settings); opens in a new tab. */
+  url: z.string(),
 });
 export type SocialLink = z.infer<typeof SocialLinkSchema>;
 
@@ -62,8 +62,8 @@ export const SAMPLE_CONTACT = {
 /** The business's contact details and links; a link not configured is left out, never a placeholder. */
 export const BrandLinksSchema = z.object({
   contact: BrandContactSchema,
-  /** The blog, linked from the header on wide screens. */
-  blogUrl: z.url({ protocol: /^https?$/ }).optional(),
+  /** The blog, linked from the header on wide screens (the BFF checks it is an http(s) address). */
+  blogUrl: z.string().optional(),
   social: z.array(SocialLinkSchema),
 });
 export type BrandLinks = z.infer<typeof BrandLinksSchema>;
@@ -97,7 +97,7 @@ export const PublicConfigSchema = z.object({
    * How many days after a borrower's request another one from the same borrower is a duplicate, not sent to
    * lenders (`DUPLICATE_WINDOW_DAYS`): the duplicate's screen says when they may apply again.
    */
-  duplicateWindowDays: z.number().nonnegative(),
+  duplicateWindowDays: z.number(),
   brand: BrandLinksSchema,
   /** Attribution lines the loaded reference data requires (O*NET, GeoNames), shown on the partners page. */
   dataAttributions: z.array(z.string()),

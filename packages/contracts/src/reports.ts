@@ -39,6 +39,39 @@ export const FunnelPositionSchema = z.enum(FUNNEL_POSITIONS);
 export type FunnelPosition = z.infer<typeof FunnelPositionSchema>;
 
 /**
+ * What the operator page calls each position: a short name of the screen (issue 25: it showed the step ids,
+ * which only the CSV keeps).
+ */
+export const FUNNEL_POSITION_LABELS: Record<FunnelPosition, string> = {
+  landing: 'Landing form',
+  lgname: 'Name',
+  email: 'Email',
+  cellphone: 'Phone',
+  besttimecontact: 'Best time to call',
+  dob: 'Date of birth',
+  address: 'Address',
+  hometime: 'Time at address',
+  ownhome: 'Own or rent',
+  incomesource: 'Income source',
+  emptime: 'Time at employer',
+  unsecureddebtamount: 'Unsecured debt',
+  payfreequency: 'Pay frequency',
+  grossincome: 'Monthly income',
+  nextpaydate: 'Next pay date',
+  empinfor: 'Employer',
+  workphone: 'Work phone',
+  deposit: 'Direct deposit',
+  aba: 'Routing number',
+  banktype: 'Account type',
+  banktime: 'Time at bank',
+  bankaccount: 'Account number',
+  driverid: "Driver's license",
+  owncar: 'Own a car',
+  creditscore: 'Credit score',
+  ssn: 'SSN',
+};
+
+/**
  * One position of the funnel. `reached`: leads that arrived at it (for a step, leads that completed the
  * position before it; for the landing form, leads created). `completed`: leads that saved it. `dropOff`:
  * reached minus completed, and `dropOffRate` that as a share of reached (0 when none reached).

@@ -38,6 +38,8 @@ export const MailingAddressSchema = z
   )
   .pipe(z.array(z.string()).min(1, 'at least one line, lines separated by |'));
 
+const HttpsSocialLinkSchema = SocialLinkSchema.extend({ url: z.url({ protocol: /^https$/ }) });
+
 /** Social profiles as `network=https://…`, comma-separated; networks: facebook, x, instagram, linkedin, youtube. */
 export const SocialLinksSchema = z.string().transform((text, ctx) => {
   const links: SocialLink[] = [];
@@ -46,7 +48,7 @@ export const SocialLinksSchema = z.string().transform((text, ctx) => {
     .map((part) => part.trim())
     .filter(Boolean)) {
     const at = entry.indexOf('=');
-    const parsed = SocialLinkSchema.safeParse({ network: entry.slice(0, at), url: entry.slice(at + 1) });
+    const parsed = HttpsSocialLinkSchema.safeParse({ network: entry.slice(0, at), url: entry.slice(at + 1) });
     if (at < 1 || !parsed.success) {
       ctx.addIssue({
         code: 'custom',

@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { LeadSummarySchema, type LeadSummary } from '@funnel/contracts/api';
-import * as z from 'zod';
 import { apiRequest } from '@/lib/api-client';
 import { ApiRequestError } from '@/lib/api-request-error';
 
 export const LEAD_QUERY_KEY = ['lead'] as const;
 
 /** What GET /api/v1/lead answers: the lead, or no body (204) for a visitor without a session yet. */
-const LeadOrNoneSchema = z.union([LeadSummarySchema, z.undefined()]);
+const LeadOrNoneSchema = LeadSummarySchema.optional();
 
 /**
  * GET /api/v1/lead — the visitor's own lead (sensitive answers masked). Without one it fails with
@@ -17,7 +16,7 @@ const LeadOrNoneSchema = z.union([LeadSummarySchema, z.undefined()]);
 export async function getLead(signal?: AbortSignal): Promise<LeadSummary> {
   const lead = await apiRequest('/lead', LeadOrNoneSchema, { signal });
   // Read as the 404 it stands for: final, never retried.
-  if (!lead) throw new ApiRequestError(404, 'SESSION_EXPIRED', 'There is no application in progress.');
+  if (!lead) throw new ApiRequestError(404, 'SESSION_EXPIRED', 'No application yet.');
   return lead;
 }
 

@@ -20,7 +20,7 @@ interface DialogProps {
   finalFocusRef?: RefObject<HTMLElement | null>;
   /**
    * What gets focus when the dialog opens. By default its primary action, the last of `actions` (so Enter
-   * confirms, issue 25); a dialog without actions focuses its close button.
+   * confirms, issue 25); a dialog without actions focuses its Close button at the bottom.
    */
   initialFocusRef?: RefObject<HTMLElement | null>;
   /** `alertdialog` for a message that needs the visitor's acknowledgement (read out at once). */
@@ -53,7 +53,6 @@ export function Dialog({
   const openerRef = useRef<Element | null>(null);
   const actionsRef = useRef<HTMLDivElement>(null);
   const titleId = useId();
-  const hasActions = actions !== undefined;
 
   useEffect(() => {
     const dialog = ref.current;
@@ -61,10 +60,8 @@ export function Dialog({
     if (open && !dialog.open) {
       openerRef.current = document.activeElement;
       dialog.showModal();
-      const primary = [
-        ...(actionsRef.current?.querySelectorAll<HTMLElement>('button:not([disabled])') ?? []),
-      ];
-      (initialFocusRef?.current ?? (hasActions ? primary.at(-1) : undefined))?.focus();
+      // The primary action is the last of the actions (a dialog without actions: its Close button).
+      (initialFocusRef?.current ?? (actionsRef.current?.lastElementChild as HTMLElement | null))?.focus();
     } else if (!open && dialog.open) {
       dialog.close();
       // Here rather than on the 'close' event, which fires a task later: by then a test (or a screen reader) may
@@ -72,7 +69,7 @@ export function Dialog({
       const target = finalFocusRef?.current ?? openerRef.current;
       if (target instanceof HTMLElement) target.focus();
     }
-  }, [open, initialFocusRef, finalFocusRef, hasActions]);
+  }, [open, initialFocusRef, finalFocusRef]);
 
   function trapTab(event: KeyboardEvent<HTMLDialogElement>) {
     if (event.key !== 'Tab') return;
