@@ -63,7 +63,7 @@ export function OutcomeReasons({ reasons }: { reasons: FunnelReport['outcomeReas
   if (reasons.length === 0) return null;
   return (
     <div className={styles.tableScroll} role="region" aria-labelledby="reasons-table-caption" tabIndex={0}>
-      <table className={`${styles.table} ${styles.stacked}`}>
+      <table className={`${styles.table} ${styles.stacked} ${styles.oneColumn}`}>
         <caption id="reasons-table-caption">Why leads were not sold</caption>
         <thead>
           <tr>

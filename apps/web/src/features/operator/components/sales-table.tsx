@@ -9,7 +9,7 @@ const DIRECT = '(direct)';
 export function SalesTable({ rows }: { rows: SalesReport['rows'] }) {
   return (
     <div className={styles.tableScroll} role="region" aria-labelledby="sales-table-caption" tabIndex={0}>
-      <table className={`${styles.table} ${styles.stacked}`}>
+      <table className={`${styles.table} ${styles.stacked} ${styles.oneColumn}`}>
         <caption id="sales-table-caption">Sales by affiliate and day</caption>
         <thead>
           <tr>
