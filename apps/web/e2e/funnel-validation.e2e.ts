@@ -158,7 +158,7 @@ test('phone: a number starting with 1 is refused', async () => {
   const session = await onStep('cellphone');
   const input = session.page.getByLabel('Phone number', { exact: true });
   await input.fill('1234567890');
-  assert.equal(await input.inputValue(), '(123)-456-7890', 'typed into the mask');
+  assert.equal(await input.inputValue(), '(123) 456-7890', 'typed into the mask');
   await clickNext(session.page);
   await assertFieldError(session.page, 'phone', PHONE_INVALID);
   await assertNotStored(session, 'home_phone');

@@ -230,7 +230,6 @@ const PAGES: readonly SitePage[] = [
         'City',
         'State',
         'ZIP code',
-        'Country',
       ]) {
         await page.getByLabel(label, { exact: true }).waitFor();
       }

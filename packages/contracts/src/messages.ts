@@ -121,11 +121,10 @@ export const UNSUBSCRIBE_REASON_REQUIRED = 'Unsubscribe reason is required!';
 export const STATE_RESIDENCY_REQUIRED = 'Please select an answer!';
 export const PRIVACY_FIRST_NAME_REQUIRED = 'First Name is required!';
 export const PRIVACY_LAST_NAME_REQUIRED = 'Last Name is required!';
-export const COUNTRY_REQUIRED = 'Country is required!';
 export const PRIVACY_ZIP_CODE_LENGTH = 'Zip code must be 5 characters long';
 /** The observed 'State Type is required!' named a field that does not exist. */
 export const PRIVACY_STATE_REQUIRED = 'State is required!';
-export const PRIVACY_ADDRESS_LENGTH = 'Address must be 5 characters long';
+export const PRIVACY_ADDRESS_LENGTH = 'Address must be at least 5 characters long';
 /** An empty address is missing, not short: the length message read wrong on a blank field. */
 export const PRIVACY_ADDRESS_REQUIRED = 'Address is required!';
 export const CITY_REQUIRED = 'City is required!';
