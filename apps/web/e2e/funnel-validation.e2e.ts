@@ -554,3 +554,16 @@ test('header popups open, close with Esc and give focus back; the menu works at 
   );
   await context.close();
 });
+
+test('Next after going Back moves one screen at a time through answered screens (issue 25)', async () => {
+  // Every screen up to the SSN is answered; the borrower went back to review the home screens.
+  const session = await onStep('ssn');
+  const { page } = session;
+  await page.goto('/ownhome');
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await clickNext(page);
+  await page.waitForURL('**/incomesource');
+  await clickNext(page);
+  await page.waitForURL('**/emptime');
+  await session.context.close();
+});

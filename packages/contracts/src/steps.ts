@@ -302,6 +302,18 @@ export function stepIndex(name: StepName): number {
   return STEP_NAMES.indexOf(name);
 }
 
+/**
+ * Where Next goes from step `saved`, given the BFF's next step (the first unanswered one): the screen right after
+ * `saved` while that one is already answered, so a borrower who went Back to review moves forward one screen at
+ * a time (issue 25), and the first unanswered screen once it is reached (or when `saved` was already past it).
+ */
+export function screenAfter(saved: StepName, firstUnanswered: StepName): StepName {
+  const following = STEP_NAMES[stepIndex(saved) + 1];
+  return following !== undefined && stepIndex(following) < stepIndex(firstUnanswered)
+    ? following
+    : firstUnanswered;
+}
+
 /** The step before `name` (where the back link goes), or `undefined` on the first step. */
 export function previousStep(name: StepName): StepName | undefined {
   const index = stepIndex(name);
