@@ -201,6 +201,8 @@ describe('step rules of spec §5 as amended by decisions.md', () => {
 
   it.each([
     ['(212)-555-1234', '2125551234'],
+    // The mask as decided in docs/decisions-addendum.md (issue 25).
+    ['(212) 555-1234', '2125551234'],
     ['2125551234', '2125551234'],
     [' (212)-555-1234 ', '2125551234'],
   ])('stores the phone %j as %j', (phone, digits) => {

@@ -95,8 +95,11 @@ function cappedText(required: string, label: string, max: number) {
   return requiredText(required).max(max, { error: maxLengthMessage(label, max) });
 }
 
-/** What the masked input sends, '(212)-555-1234', or what an API client sends, '2125551234'. */
-const PHONE_SHAPE = /^(?:\(\d{3}\)-\d{3}-\d{4}|\d{10})$/;
+/**
+ * What the masked input sends, '(212) 555-1234' (the spec's '(212)-555-1234' is still taken), or what an API
+ * client sends, '2125551234'.
+ */
+const PHONE_SHAPE = /^(?:\(\d{3}\)[-\s]\d{3}-\d{4}|\d{10})$/;
 /** Characters a phone input may hold while being typed: digits and the mask's punctuation. */
 const PHONE_CHARACTERS = /^[\d()\-\s_]+$/;
 
