@@ -20,6 +20,7 @@ import {
   ZIP_CODE_NOT_FOUND,
 } from '@funnel/contracts/messages';
 import { addDays, isWeekend } from '@funnel/contracts/rules/calendar-date';
+import { lastSelectablePayDate } from '@funnel/contracts/rules/pay-dates';
 import type { StepName } from '@funnel/contracts/steps';
 import { VISITOR, businessToday, choose, clickNext, leadBefore, tapAnswer } from './funnel-driver';
 import { startHarness, type Harness } from './harness';
@@ -27,6 +28,13 @@ import { leadKeys, newLead, type StoredLead } from './lead-in-redis';
 import { assertAccessible, screenshotBothWidths } from './page-checks';
 
 let harness: Harness;
+
+/** A day as the calendar writes it: 'Saturday, November 28, 2026'. */
+function formatLongDate(iso: string): string {
+  return new Intl.DateTimeFormat('en-US', { dateStyle: 'full', timeZone: 'UTC' }).format(
+    new Date(`${iso}T00:00:00Z`),
+  );
+}
 
 before(async () => {
   harness = await startHarness({ label: 'validation' });
@@ -252,11 +260,18 @@ test('pay date: a weekend day cannot be chosen', async () => {
   }
   assert.ok(weekend, 'a weekend day inside the window is shown');
   const day = page.locator(`[data-iso="${weekend}"]`);
-  assert.ok(await day.isDisabled(), 'a weekend day is disabled');
+  assert.equal(await day.getAttribute('aria-disabled'), 'true', 'a weekend day is unavailable');
   assert.match((await day.getAttribute('aria-label')) ?? '', /not available/);
-  // Forced: Playwright would otherwise refuse to click a disabled button at all.
+  // A tap on it says why it cannot be picked (issue 25), and picks nothing. Forced: Playwright will not click
+  // an aria-disabled button, which a finger does.
   await day.click({ force: true });
   assert.equal(await day.locator('xpath=..').getAttribute('aria-selected'), null);
+  await page.getByText(`${formatLongDate(weekend)} is a weekend, so it cannot be your pay date.`).waitFor();
+  // The hint names the last day that can really be picked.
+  assert.match(
+    await page.locator('#pay-date-hint').innerText(),
+    new RegExp(`to ${formatLongDate(lastSelectablePayDate(today))}\\.`),
+  );
   await page.getByText('Crossed-out days are weekends, bank holidays or outside the next 30 days').waitFor();
   assert.ok(
     (await page.locator('#incomeNextDate1').getAttribute('aria-describedby'))?.includes(
