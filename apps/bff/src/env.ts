@@ -2,6 +2,12 @@ import * as z from 'zod';
 import { parseEnv } from '@funnel/server-runtime/parse-env';
 import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
 import { PartnerApiKeysSchema, PartnerWebhookSecretsSchema } from '@funnel/lead-store/partner-config';
+import {
+  BrandPhoneSchema,
+  MailingAddressSchema,
+  REQUIRED_BRAND_SETTINGS,
+  SocialLinksSchema,
+} from './brand/brand-links.js';
 
 const commaList = z
   .string()
@@ -122,6 +128,32 @@ export const EnvSchema = z
     PARTNER_WEBHOOK_SECRETS: PartnerWebhookSecretsSchema,
     /** Accept http:// webhook addresses (local runs and tests); refused in production. */
     PARTNER_WEBHOOK_INSECURE: boolish.default(false),
+    /**
+     * How borrowers reach the business (Contact Us, the privacy policy). Required in production; elsewhere,
+     * unset, the site shows sample details and says so.
+     */
+    BRAND_CONTACT_EMAIL: z.email().optional(),
+    /** Privacy requests; unset, BRAND_CONTACT_EMAIL. */
+    BRAND_PRIVACY_EMAIL: z.email().optional(),
+    BRAND_CONTACT_PHONE: BrandPhoneSchema.optional(),
+    BRAND_CONTACT_HOURS: z.string().trim().min(1).max(200).optional(),
+    BRAND_MAILING_ADDRESS: MailingAddressSchema.optional(),
+    /** The blog the header links to; unset, no Blog link. */
+    BRAND_BLOG_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** `network=https://…`, comma-separated; unset, no social icons. */
+    BRAND_SOCIAL_LINKS: SocialLinksSchema.optional(),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    for (const name of REQUIRED_BRAND_SETTINGS) {
+      if (env[name] === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'required in production: the contact details borrowers see on Contact Us',
+        });
+      }
+    }
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && env.PARTNER_WEBHOOK_INSECURE) {

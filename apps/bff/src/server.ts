@@ -1,3 +1,4 @@
+import { prettyLogDestination } from '@funnel/server-runtime/log-destination';
 import { closeOnSignals } from '@funnel/server-runtime/shutdown';
 import { buildApp } from './app.js';
 import { loadEnv } from './env.js';
@@ -5,7 +6,11 @@ import { createLogger } from './logger.js';
 import { loadReferenceData } from './reference-data/reference-data.js';
 
 const env = loadEnv();
-const logger = createLogger(env.LOG_LEVEL);
+// Pretty lines for a person at a terminal in development; JSON everywhere else.
+const logger = createLogger(
+  env.LOG_LEVEL,
+  prettyLogDestination({ nodeEnv: env.NODE_ENV, isTTY: process.stdout.isTTY === true }),
+);
 // Production refuses to start without its reference data (a forgotten volume), rather than serve fallbacks.
 const referenceData = await loadReferenceData(env.REFERENCE_DATA_DIR, logger, {
   required: env.NODE_ENV === 'production',

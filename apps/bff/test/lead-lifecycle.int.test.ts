@@ -219,9 +219,18 @@ describe('lead lifecycle on real Redis', () => {
     });
     expect(mine.json().answers.firstName).toBeUndefined();
 
+    // A new visitor (no cookie at all) is not an error (issue 25): 204, no body.
     const none = await t.app.inject({ method: 'GET', url: '/api/v1/lead' });
-    expect(none.statusCode).toBe(404);
-    expect(none.json().error).toEqual({
+    expect(none.statusCode).toBe(204);
+    expect(none.body).toBe('');
+    // A cookie whose lead cannot be opened is an ended session.
+    const gone = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/lead',
+      headers: { cookie: `funnel_lead=${'x'.repeat(22)}` },
+    });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().error).toEqual({
       code: 'SESSION_EXPIRED',
       message: 'This session is invalid or expired. Please start over!',
     });

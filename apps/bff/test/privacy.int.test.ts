@@ -246,7 +246,6 @@ describe('privacy requests on real Redis', () => {
       lastName: 'Last Name is required!',
       email: 'Email is required!',
       phone: 'Phone number is required!',
-      country: 'Country is required!',
       zip: 'Zip code must be 5 characters long',
       state: 'State is required!',
       address: 'Address must be 5 characters long',
@@ -261,7 +260,7 @@ describe('privacy requests on real Redis', () => {
     expect(badDoNotSell.statusCode).toBe(400);
     expect(badDoNotSell.json().error.fields).toEqual({
       zip: 'Zip code must be 5 characters long',
-      address: 'Address must be 5 characters long',
+      address: 'Address must be at least 5 characters long',
       phone: 'The phone number is not correct!',
     });
 
@@ -323,7 +322,8 @@ describe('privacy requests on real Redis', () => {
     expect((await t.app.leadStore.get(other.leadId))?.doNotSell?.source).toBe('global-privacy-control');
 
     const noLead = await t.app.inject({ method: 'GET', url: '/api/v1/lead', headers: GPC });
-    expect(noLead.statusCode).toBe(404);
+    // Without a session there is no lead to flag: a new visitor's read answers 204 (issue 25).
+    expect(noLead.statusCode).toBe(204);
   });
 
   it('publishes that it honours Global Privacy Control', async () => {

@@ -16,13 +16,19 @@ describe('GET /api/v1/config and the consent scripts in the CSP', () => {
   });
 
   it('enables no script and allows no third-party host by default', async () => {
-    t = await startTestApp({ env: { PARTNER_LIST_VERSION: 'p-7' } });
+    t = await startTestApp({ env: { PARTNER_LIST_VERSION: 'p-7', DUPLICATE_WINDOW_DAYS: '30' } });
     const response = await t.app.inject({ method: 'GET', url: '/api/v1/config' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       consentVersion: CONSENT_VERSION,
       partnerListVersion: 'p-7',
       businessTimeZone: 'America/New_York',
+      duplicateWindowDays: 30,
+      // Nothing configured outside production: the sample details, said to be samples, and no blog or social link.
+      brand: {
+        contact: expect.objectContaining({ email: 'support@loanbridge.example', sample: true }),
+        social: [],
+      },
       trustedForm: { enabled: false, certificateField: 'xxTrustedFormCertUrl' },
       jornaya: {
         enabled: false,
@@ -33,6 +39,33 @@ describe('GET /api/v1/config and the consent scripts in the CSP', () => {
       dataAttributions: [expect.stringMatching(/O\*NET/), expect.stringMatching(/GeoNames/)],
     });
     expect(String(response.headers['content-security-policy'])).not.toMatch(THIRD_PARTY_HOSTS);
+  });
+
+  it('gives the configured contact details and links, not samples (issue 25)', async () => {
+    t = await startTestApp({
+      env: {
+        BRAND_CONTACT_EMAIL: 'help@acme-loans.com',
+        BRAND_CONTACT_PHONE: '+1 302 555 0199',
+        BRAND_CONTACT_HOURS: 'Every day, 8 a.m. to 8 p.m.',
+        BRAND_MAILING_ADDRESS: 'Acme Loans LLC|1 Main St|Dover, DE 19901',
+        BRAND_BLOG_URL: 'https://blog.acme-loans.com/',
+        BRAND_SOCIAL_LINKS: 'linkedin=https://www.linkedin.com/company/acme-loans',
+      },
+    });
+    const response = await t.app.inject({ method: 'GET', url: '/api/v1/config' });
+    expect(response.json().brand).toEqual({
+      contact: {
+        email: 'help@acme-loans.com',
+        privacyEmail: 'help@acme-loans.com',
+        phone: '(302) 555-0199',
+        phoneE164: '+13025550199',
+        hours: 'Every day, 8 a.m. to 8 p.m.',
+        mailingAddress: ['Acme Loans LLC', '1 Main St', 'Dover, DE 19901'],
+        sample: false,
+      },
+      blogUrl: 'https://blog.acme-loans.com/',
+      social: [{ network: 'linkedin', url: 'https://www.linkedin.com/company/acme-loans' }],
+    });
   });
 
   it('gives the scripts to load and allows their hosts when enabled', async () => {

@@ -151,7 +151,8 @@ test('a returning visitor starts over (keyboard): the old draft is gone and a ne
   await amount.waitFor();
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'amount', 'focus on the first field');
   assert.equal(await harness.redis.exists(oldLead.key), 0, 'the old draft is erased');
-  assert.equal((await context.request.get('/api/v1/lead')).status(), 404);
+  // The cookie is cleared: the visitor reads as new, with no lead (204, issue 25).
+  assert.equal((await context.request.get('/api/v1/lead')).status(), 204);
 
   await completeLanding(page);
   const firstName = page.getByLabel('First name', { exact: true });

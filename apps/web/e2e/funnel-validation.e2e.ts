@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
+  BANK_ACCOUNT_TOO_LONG,
   BANK_ACCOUNT_TOO_SHORT,
   BANK_NAME_REQUIRED,
   CHOOSE_AN_ANSWER,
@@ -19,6 +20,7 @@ import {
   ZIP_CODE_NOT_FOUND,
 } from '@funnel/contracts/messages';
 import { addDays, isWeekend } from '@funnel/contracts/rules/calendar-date';
+import { lastSelectablePayDate } from '@funnel/contracts/rules/pay-dates';
 import type { StepName } from '@funnel/contracts/steps';
 import { VISITOR, businessToday, choose, clickNext, leadBefore, tapAnswer } from './funnel-driver';
 import { startHarness, type Harness } from './harness';
@@ -26,6 +28,13 @@ import { leadKeys, newLead, openSealed, type StoredLead } from './lead-in-redis'
 import { assertAccessible, screenshotBothWidths } from './page-checks';
 
 let harness: Harness;
+
+/** A day as the calendar writes it: 'Saturday, November 28, 2026'. */
+function formatLongDate(iso: string): string {
+  return new Intl.DateTimeFormat('en-US', { dateStyle: 'full', timeZone: 'UTC' }).format(
+    new Date(`${iso}T00:00:00Z`),
+  );
+}
 
 before(async () => {
   harness = await startHarness({ label: 'validation' });
@@ -144,7 +153,10 @@ test('email: a new address is shown back for a double check; Edit returns to the
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'email');
   await assertNotStored(session, 'email');
   await clickNext(page);
-  await popup.getByRole('button', { name: 'Confirm' }).click();
+  // The primary action has focus (issue 25): Enter confirms, it does not close.
+  await popup.getByText('jane@gmail.com').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Confirm');
+  await page.keyboard.press('Enter');
   await page.waitForURL('**/cellphone');
   assert.equal(openSealed(harness, await session.lead(), 'email'), 'jane@gmail.com');
   await session.context.close();
@@ -154,7 +166,7 @@ test('phone: a number starting with 1 is refused', async () => {
   const session = await onStep('cellphone');
   const input = session.page.getByLabel('Phone number', { exact: true });
   await input.fill('1234567890');
-  assert.equal(await input.inputValue(), '(123)-456-7890', 'typed into the mask');
+  assert.equal(await input.inputValue(), '(123) 456-7890', 'typed into the mask');
   await clickNext(session.page);
   await assertFieldError(session.page, 'phone', PHONE_INVALID);
   await assertNotStored(session, 'home_phone');
@@ -248,11 +260,18 @@ test('pay date: a weekend day cannot be chosen', async () => {
   }
   assert.ok(weekend, 'a weekend day inside the window is shown');
   const day = page.locator(`[data-iso="${weekend}"]`);
-  assert.ok(await day.isDisabled(), 'a weekend day is disabled');
+  assert.equal(await day.getAttribute('aria-disabled'), 'true', 'a weekend day is unavailable');
   assert.match((await day.getAttribute('aria-label')) ?? '', /not available/);
-  // Forced: Playwright would otherwise refuse to click a disabled button at all.
+  // A tap on it says why it cannot be picked (issue 25), and picks nothing. Forced: Playwright will not click
+  // an aria-disabled button, which a finger does.
   await day.click({ force: true });
   assert.equal(await day.locator('xpath=..').getAttribute('aria-selected'), null);
+  await page.getByText(`${formatLongDate(weekend)} is a weekend, so it cannot be your pay date.`).waitFor();
+  // The hint names the last day that can really be picked.
+  assert.match(
+    await page.locator('#pay-date-hint').innerText(),
+    new RegExp(`to ${formatLongDate(lastSelectablePayDate(today))}\\.`),
+  );
   await page.getByText('Crossed-out days are weekends, bank holidays or outside the next 30 days').waitFor();
   assert.ok(
     (await page.locator('#incomeNextDate1').getAttribute('aria-describedby'))?.includes(
@@ -356,6 +375,27 @@ test('bank type: Savings asks whether Checking was meant', async () => {
   await session.context.close();
 });
 
+test('bank type: the question focuses its primary action, so Enter changes the answer to Checking', async () => {
+  const session = await onStep('banktype');
+  const { page } = session;
+  await page.getByRole('radio', { name: 'Savings' }).click();
+  const popup = page.getByRole('dialog', { name: "Did you mean 'Checking' as Bank account type?" });
+  await popup.waitFor();
+  // No tap highlight flashes over the dialog's text under a finger (issue 25).
+  assert.equal(
+    await popup
+      .locator('p')
+      .first()
+      .evaluate((text) => getComputedStyle(text).getPropertyValue('-webkit-tap-highlight-color')),
+    'rgba(0, 0, 0, 0)',
+  );
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Change to Checking');
+  await page.keyboard.press('Enter');
+  await page.waitForURL('**/banktime');
+  assert.equal((await session.lead()).raw.bank_account_type, JSON.stringify('CHECKING'));
+  await session.context.close();
+});
+
 test('bank type: a tap on Savings moves on once the question is answered', async () => {
   const session = await onStep('banktype');
   const { page } = session;
@@ -374,6 +414,18 @@ test('bank account: three digits are refused', async () => {
   assert.equal(await input.inputValue(), '123', 'digits only');
   await clickNext(session.page);
   await assertFieldError(session.page, 'bankAccount', BANK_ACCOUNT_TOO_SHORT);
+  await assertNotStored(session, 'bank_account_number');
+  await session.context.close();
+});
+
+test('bank account: 21 digits typed on a phone are kept and refused with the spec message, never cut', async () => {
+  const session = await onStep('bankaccount');
+  const input = session.page.getByLabel('Account number', { exact: true });
+  await input.pressSequentially('123456789012345678901');
+  assert.equal(await input.inputValue(), '123456789012345678901', 'every digit typed stays');
+  await clickNext(session.page);
+  await assertFieldError(session.page, 'bankAccount', BANK_ACCOUNT_TOO_LONG);
+  assert.match(session.page.url(), /\/bankaccount$/);
   await assertNotStored(session, 'bank_account_number');
   await session.context.close();
 });
@@ -516,4 +568,17 @@ test('header popups open, close with Esc and give focus back; the menu works at 
     'focus returns to the opener',
   );
   await context.close();
+});
+
+test('Next after going Back moves one screen at a time through answered screens (issue 25)', async () => {
+  // Every screen up to the SSN is answered; the borrower went back to review the home screens.
+  const session = await onStep('ssn');
+  const { page } = session;
+  await page.goto('/ownhome');
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await clickNext(page);
+  await page.waitForURL('**/incomesource');
+  await clickNext(page);
+  await page.waitForURL('**/emptime');
+  await session.context.close();
 });

@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import type { Kysely } from 'kysely';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { LeadEvent } from '@funnel/contracts/lead-events';
+import { FUNNEL_POSITION_LABELS, FUNNEL_POSITIONS } from '@funnel/contracts/reports';
 import { STEP_NAMES } from '@funnel/contracts/steps';
 import { migrate, openDatabase, type Database } from '@funnel/db/database';
 import { recordEvents } from '@funnel/db/record-events';
@@ -27,7 +28,7 @@ interface FixtureLead {
   source: 'funnel' | 'partner';
   /** How many wizard steps it saved, in order. */
   steps: number;
-  outcome?: { is: 'sold' | 'rejected' | 'no_lender'; afterSeconds: number };
+  outcome?: { is: 'sold' | 'rejected' | 'no_lender'; afterSeconds: number; reason?: string };
 }
 
 /**
@@ -49,7 +50,7 @@ const FIXTURE: FixtureLead[] = [
     affiliate: 'aff-north',
     source: 'funnel',
     steps: ALL,
-    outcome: { is: 'rejected', afterSeconds: 90 },
+    outcome: { is: 'rejected', afterSeconds: 90, reason: 'all_buyers_declined' },
   },
   { id: 'B1', day: '2026-10-05', affiliate: 'aff-south', source: 'partner', steps: 0, outcome: sold(12) },
   {
@@ -57,7 +58,7 @@ const FIXTURE: FixtureLead[] = [
     day: '2026-10-06',
     source: 'funnel',
     steps: ALL,
-    outcome: { is: 'no_lender', afterSeconds: 310 },
+    outcome: { is: 'no_lender', afterSeconds: 310, reason: 'no_buyer_decided' },
   },
   { id: 'C2', day: '2026-10-06', source: 'funnel', steps: 0 },
   { id: 'D1', day: '2026-10-07', affiliate: 'aff-north', source: 'funnel', steps: ALL, outcome: sold(50) },
@@ -101,6 +102,7 @@ function eventsOf(lead: FixtureLead): LeadEvent[] {
         at: at(submittedAt + lead.outcome.afterSeconds),
         type: 'outcome',
         outcome: lead.outcome.is,
+        ...(lead.outcome.reason ? { reason: lead.outcome.reason } : {}),
         secondsToDecision: lead.outcome.afterSeconds,
       },
     );
@@ -268,20 +270,30 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
     { Created: '7', Submitted: '4', Sold: '2', Rejected: '1', 'No lender': '1' },
     'outcomes, 5–6 Oct',
   );
+  // Which lead nobody decided (no lender) and which a buyer declined (rejected), in words.
+  assert.deepEqual(await tableRows(page, 'Why leads were not sold'), [
+    ['Rejected', 'Every buyer that answered declined', '1'],
+    ['No lender', 'No buyer decided in time', '1'],
+  ]);
   const funnel = await tableRows(page, 'Funnel by step');
+  // Each screen by its name, in wizard order; the step ids are for the CSV only (issue 25).
   assert.deepEqual(
     funnel.map((row) => row[0]),
-    ['landing', ...STEP_NAMES],
+    FUNNEL_POSITIONS.map((step) => FUNNEL_POSITION_LABELS[step]),
     'wizard order',
   );
   assert.deepEqual(funnel.slice(0, 5), [
-    ['landing', '7', '7', '0', '0%'],
-    ['lgname', '7', '5', '2', '28.6%'],
-    ['email', '5', '4', '1', '20%'],
-    ['cellphone', '4', '4', '0', '0%'],
-    ['besttimecontact', '4', '3', '1', '25%'],
+    ['Landing form', '7', '7', '0', '0%'],
+    ['Name', '7', '5', '2', '28.6%'],
+    ['Email', '5', '4', '1', '20%'],
+    ['Phone', '4', '4', '0', '0%'],
+    ['Best time to call', '4', '3', '1', '25%'],
   ]);
-  assert.deepEqual(funnel.at(-1), ['ssn', '3', '3', '0', '0%']);
+  assert.deepEqual(funnel.at(-1), ['SSN', '3', '3', '0', '0%']);
+  const shown = await page.locator('main').innerText();
+  for (const id of ['lgname', 'besttimecontact', 'empinfor', 'aba']) {
+    assert.doesNotMatch(shown, new RegExp(`\\b${id}\\b`), `the page never shows the step id ${id}`);
+  }
   assert.deepEqual(await tableRows(page, 'Sales by affiliate and day'), [
     ['2026-10-05', 'aff-north', '2', '1', '50%', '60 s', '84 s'],
     ['2026-10-05', 'aff-south', '1', '1', '100%', '12 s', '12 s'],
@@ -326,27 +338,24 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
     await page.setViewportSize({ width, height: 900 });
     await assertAccessible(page, `operator reports at ${width} px`);
   }
-  // At 375 px the page itself never scrolls sideways; the wide sales table scrolls inside its own box.
+  // At 375 px nothing scrolls sideways, the page or a table: each table's rows stack (issue 25).
   const overflow = await page.evaluate(() => ({
     page: document.documentElement.scrollWidth - window.innerWidth,
-    sales: (() => {
-      const box = document.querySelector('[aria-labelledby="sales-table-caption"]')!;
-      return box.scrollWidth - box.clientWidth;
-    })(),
+    tables: [...document.querySelectorAll('[role="region"]')].map((box) => box.scrollWidth - box.clientWidth),
   }));
   assert.ok(overflow.page <= 0, `the page is ${overflow.page} px wider than a 375 px screen`);
-  assert.ok(overflow.sales > 0, 'the sales table scrolls inside its container');
-  // Scrolled to its end, the table still shows each row's day at the left edge of its box.
-  const dayOffset = await page.evaluate(() => {
-    const box = document.querySelector('[aria-labelledby="sales-table-caption"]')!;
-    box.scrollLeft = box.scrollWidth;
-    const offset =
-      box.querySelector('tbody th')!.getBoundingClientRect().left - box.getBoundingClientRect().left;
-    box.scrollLeft = 0;
-    return offset;
-  });
-  assert.ok(Math.abs(dayOffset) <= 1, `the day column stays in view (${dayOffset} px from the edge)`);
+  assert.deepEqual(overflow.tables, [0, 0, 0], 'no table scrolls sideways');
+  // The chart turned horizontal: one row per position, whose names never overlap.
+  const names = await page
+    .locator('[data-chart="funnel"] > div')
+    .evaluateAll((rows) => rows.map((row) => row.firstElementChild!.getBoundingClientRect()));
+  assert.equal(names.length, FUNNEL_POSITIONS.length);
+  for (let i = 1; i < names.length; i += 1) {
+    assert.ok(names[i]!.top >= names[i - 1]!.bottom - 0.5, `chart label ${i} does not overlap the one above`);
+  }
+  assert.equal(await page.locator('[data-chart="funnel"] canvas').count(), 0, 'no crowded canvas on a phone');
   await page.setViewportSize({ width: 1280, height: 900 });
+  await page.locator('[data-chart="funnel"] canvas').waitFor();
   await screenshotBothWidths(page, 'operator-reports');
 
   // One affiliate over 4–7 Oct: E1, A1–A4, D1.
@@ -358,8 +367,8 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
     'outcomes, aff-north',
   );
   assert.deepEqual((await tableRows(page, 'Funnel by step')).slice(1, 3), [
-    ['lgname', '6', '6', '0', '0%'],
-    ['email', '6', '5', '1', '16.7%'],
+    ['Name', '6', '6', '0', '0%'],
+    ['Email', '6', '5', '1', '16.7%'],
   ]);
   assert.deepEqual(await tableRows(page, 'Sales by affiliate and day'), [
     ['2026-10-04', 'aff-north', '1', '1', '100%', '20 s', '20 s'],
@@ -376,8 +385,8 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
     'outcomes, partner',
   );
   assert.deepEqual((await tableRows(page, 'Funnel by step')).slice(0, 2), [
-    ['landing', '1', '1', '0', '0%'],
-    ['lgname', '1', '0', '1', '100%'],
+    ['Landing form', '1', '1', '0', '0%'],
+    ['Name', '1', '0', '1', '100%'],
   ]);
   assert.deepEqual(await tableRows(page, 'Sales by affiliate and day'), [
     ['2026-10-05', 'aff-south', '1', '1', '100%', '12 s', '12 s'],

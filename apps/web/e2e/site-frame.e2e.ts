@@ -11,9 +11,15 @@ import { assertAccessible, screenshotBothWidths } from './page-checks';
 import { openPage } from './site-driver';
 
 let harness: Harness;
+/** The deployment's configured links (BRAND_BLOG_URL, BRAND_SOCIAL_LINKS): only these show. */
+const BLOG_URL = 'https://blog.loanbridge-test.com/';
+const LINKEDIN_URL = 'https://www.linkedin.com/company/loanbridge-test';
 
 before(async () => {
-  harness = await startHarness({ label: 'site-frame' });
+  harness = await startHarness({
+    label: 'site-frame',
+    bffEnv: { BRAND_BLOG_URL: BLOG_URL, BRAND_SOCIAL_LINKS: `linkedin=${LINKEDIN_URL}` },
+  });
 });
 
 after(async () => {
@@ -144,8 +150,16 @@ test('the menu toggle works at 375 px, and Blog shows on wide screens only', asy
   assert.equal(await toggle.isVisible(), false, 'no toggle on a wide screen');
   assert.ok(await faqs.isVisible());
   assert.ok(await blog.isVisible(), 'Blog shows on a wide screen');
-  assert.equal(await blog.getAttribute('href'), BRAND.blogUrl);
+  assert.equal(await blog.getAttribute('href'), BLOG_URL);
   assert.equal(await blog.getAttribute('target'), '_blank');
+  // The one configured social profile, and no other.
+  const social = page
+    .getByRole('contentinfo')
+    .getByRole('list', { name: `${BRAND.name} on social media` })
+    .getByRole('link');
+  assert.equal(await social.count(), 1);
+  assert.equal(await social.first().getAttribute('href'), LINKEDIN_URL);
+  assert.equal(await social.first().getAttribute('target'), '_blank');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -31,6 +31,11 @@ function sold(redirectUrl: string, policy: DecisionPolicy): NewOutcome {
   return { outcome: 'sold', redirectUrl, ...(partnerOffer ? { partnerOffer } : {}) };
 }
 
-function rejected(rejectUrl: string | undefined, reason: string): NewOutcome {
+/** No lender took the lead, for `reason`; the borrower is offered the fallback offer when one is configured. */
+export function noLender(reason: string, fallbackUrl: string | undefined): NewOutcome {
+  return { outcome: 'no_lender', reason, ...(fallbackUrl ? { redirectUrl: fallbackUrl } : {}) };
+}
+
+export function rejected(rejectUrl: string | undefined, reason: string): NewOutcome {
   return { outcome: 'rejected', reason, ...(rejectUrl ? { redirectUrl: rejectUrl } : {}) };
 }

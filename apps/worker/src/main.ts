@@ -1,3 +1,4 @@
+import { prettyLogDestination } from '@funnel/server-runtime/log-destination';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { closeOnSignals } from '@funnel/server-runtime/shutdown';
@@ -29,7 +30,9 @@ import { WaterfallCursors } from './waterfall-cursor.js';
 import { attemptEvent, type AttemptRecord } from './waterfall.js';
 
 const env = loadEnv();
-const logger = pino({ level: env.LOG_LEVEL });
+// Pretty lines for a person at a terminal in development; JSON everywhere else.
+const pretty = prettyLogDestination({ nodeEnv: env.NODE_ENV, isTTY: process.stdout.isTTY === true });
+const logger = pretty ? pino({ level: env.LOG_LEVEL }, pretty) : pino({ level: env.LOG_LEVEL });
 
 // BullMQ needs `maxRetriesPerRequest: null` on worker connections: it blocks on Redis and must wait out restarts.
 const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });

@@ -6,7 +6,7 @@ import { buildSubmissionPayload, type SubmittableLead } from '@funnel/contracts/
 import { TrackingSchema } from '@funnel/contracts/tracking';
 import type { LeadRecord, LeadStore, NewOutcome } from '@funnel/lead-store/lead-store';
 import { buildOrRefuse, submissionContextOf } from './buyer-payload-context.js';
-import { decide, type DecisionPolicy } from './decision.js';
+import { decide, noLender, type DecisionPolicy } from './decision.js';
 import type { LenderClient } from './lender-client.js';
 import { FinalLenderError, RetryableLenderError } from './lender-errors.js';
 import { runWaterfall, type WaterfallDeps } from './waterfall.js';
@@ -151,8 +151,4 @@ function payloadFor(lead: LeadRecord) {
   return buildOrRefuse(() =>
     buildSubmissionPayload(lead.fields as unknown as SubmittableLead, submissionContextOf(lead)),
   );
-}
-
-function noLender(reason: string, fallbackUrl: string | undefined): NewOutcome {
-  return { outcome: 'no_lender', reason, ...(fallbackUrl ? { redirectUrl: fallbackUrl } : {}) };
 }

@@ -16,6 +16,9 @@ export interface Cursor {
   checkKey?: string;
   /** The last reject address a buyer handed out. */
   rejectUrl?: string;
+  /** Whether any buyer decided against the lead (rejected it, or refused its fields): a walk that ends
+   * without one ends as no lender, not rejected. */
+  declined: boolean;
   /** The sale, once recorded. */
   result?: SoldResult;
 }
@@ -79,7 +82,7 @@ return 'ok'`;
 
 // Step i ended without a sale: its cap places go back (when ARGV[3] is 1) and the walk moves to step ARGV[2].
 // Releasing and moving are one step, so a place is never given back twice. KEYS: cursor. ARGV: i, next i,
-// release, reject address ('' for none).
+// release, reject address ('' for none), 1 when the buyer decided against the lead.
 const ADVANCE = `
 if redis.call('HGET', KEYS[1], 'i') ~= ARGV[1] then return 'stale' end
 local state = redis.call('HGET', KEYS[1], 'state')
@@ -93,6 +96,7 @@ end
 redis.call('HSET', KEYS[1], 'i', ARGV[2], 'state', 'ready', 'reserved', '')
 redis.call('HDEL', KEYS[1], 'upstream', 'checkKey', 'startedAt', 'endsAt')
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'rejectUrl', ARGV[4]) end
+if ARGV[5] == '1' then redis.call('HSET', KEYS[1], 'declined', '1') end
 return 'ok'`;
 
 // Step i sold: the cap places stay taken. KEYS: cursor. ARGV: i, result JSON.
@@ -186,7 +190,15 @@ export class WaterfallCursors {
       'ok' | 'stale';
   }
 
-  async advance(leadId: string, index: number, next: number, release: boolean, rejectUrl = '') {
+  /** Moves past step `index`; `declined` when its buyer answered and said no (not a timeout or an error). */
+  async advance(
+    leadId: string,
+    index: number,
+    next: number,
+    release: boolean,
+    rejectUrl = '',
+    declined = false,
+  ) {
     return (await this.redis.eval(
       ADVANCE,
       1,
@@ -195,6 +207,7 @@ export class WaterfallCursors {
       next,
       release ? '1' : '0',
       rejectUrl,
+      declined ? '1' : '0',
     )) as 'ok' | 'stale';
   }
 
@@ -221,6 +234,7 @@ function parse(flat: string[]): Cursor {
     ...(hash.upstream ? { upstreamLeadId: hash.upstream } : {}),
     ...(hash.checkKey ? { checkKey: hash.checkKey } : {}),
     ...(hash.rejectUrl ? { rejectUrl: hash.rejectUrl } : {}),
+    declined: hash.declined === '1',
     ...(hash.result ? { result: JSON.parse(hash.result) as SoldResult } : {}),
   };
 }

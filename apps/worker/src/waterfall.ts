@@ -7,7 +7,7 @@ import type { MappedFieldError } from '@funnel/contracts/buyer-field-errors';
 import type { LeadRecord, NewOutcome } from '@funnel/lead-store/lead-store';
 import type { AttemptAnswer, BuyerAdapter } from './buyer-adapter.js';
 import { dayIn, planWalk, type LeadTraits } from './buyer-eligibility.js';
-import { decide, type DecisionPolicy } from './decision.js';
+import { decide, noLender, rejected, type DecisionPolicy } from './decision.js';
 import { RetryableLenderError } from './lender-errors.js';
 import type { SubmitLeadResult } from './submit-lead-processor.js';
 import { WaterfallCursors, type Cursor } from './waterfall-cursor.js';
@@ -69,11 +69,6 @@ export interface WaterfallRun {
 export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Promise<SubmitLeadResult> {
   const { lead, deadline, log } = run;
   const leadId = lead.id;
-  const noLender = (): NewOutcome => ({
-    outcome: 'no_lender',
-    reason: 'deadline',
-    ...(run.noLenderFallbackUrl ? { redirectUrl: run.noLenderFallbackUrl } : {}),
-  });
   let cursor =
     (await deps.cursors.get(leadId)) ??
     (await deps.cursors.init(
@@ -91,13 +86,7 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
       return run.finish(sold ?? { outcome: 'sold' });
     }
     const step = cursor.plan[cursor.index];
-    if (!step) {
-      return run.finish({
-        outcome: 'rejected',
-        reason: cursor.plan.length === 0 ? 'no_eligible_buyer' : 'all_buyers_declined',
-        ...(cursor.rejectUrl ? { redirectUrl: cursor.rejectUrl } : {}),
-      });
-    }
+    if (!step) return run.finish(walkEnd(cursor, run.noLenderFallbackUrl));
     const buyer = deps.buyers.buyers.find((b) => b.id === step.buyer);
     const adapter = deps.adapters.get(step.buyer);
     const attemptKey = WaterfallCursors.attemptKey(leadId, cursor.index);
@@ -122,13 +111,20 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
       rejectUrl = '',
     ) => {
       await deps.onAttempt?.(record(result, extra));
-      await deps.cursors.advance(leadId, cursor.index, next, cursor.state !== 'ready', rejectUrl);
+      await deps.cursors.advance(
+        leadId,
+        cursor.index,
+        next,
+        cursor.state !== 'ready',
+        rejectUrl,
+        result === 'rejected' || result === 'invalid',
+      );
       cursor = (await deps.cursors.get(leadId)) ?? cursor;
     };
 
     if (now >= deadline - DEADLINE_MARGIN_MS) {
       if (cursor.state !== 'ready') await moveOn('timeout', {}, cursor.plan.length);
-      return run.finish(noLender());
+      return run.finish(noLender('deadline', run.noLenderFallbackUrl));
     }
     if (!buyer || !adapter) {
       // The buyer left the file since the walk was planned: its steps are skipped.
@@ -139,7 +135,7 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
 
     if (cursor.state === 'ready') {
       const budgetMs = Math.min(buyer.timeouts.attemptMs, deadline - DEADLINE_MARGIN_MS - now);
-      if (budgetMs < MIN_ATTEMPT_MS) return run.finish(noLender());
+      if (budgetMs < MIN_ATTEMPT_MS) return run.finish(noLender('deadline', run.noLenderFallbackUrl));
       const caps = deps.cursors.capKeys(buyer.id, now, dayIn(deps.buyers.timeZone, now));
       const begun = await deps.cursors.begin(
         leadId,
@@ -221,6 +217,16 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
       (answer.kind === 'rejected' && answer.rejectUrl) || '',
     );
   }
+}
+
+/**
+ * How a walk that ran out of buyers ends. Only a buyer's answer is a rejection: when at least one buyer
+ * declined the lead, it is rejected; when none decided (each timed out, failed or was capped, or none was
+ * eligible), nobody said no, and the borrower gets the no-lender screen (decisions.md: no final status).
+ */
+export function walkEnd(cursor: Cursor, noLenderFallbackUrl: string | undefined): NewOutcome {
+  if (cursor.declined) return rejected(cursor.rejectUrl, 'all_buyers_declined');
+  return noLender(cursor.plan.length === 0 ? 'no_eligible_buyer' : 'no_buyer_decided', noLenderFallbackUrl);
 }
 
 /** The first step after the current one that belongs to another buyer. */

@@ -28,6 +28,16 @@ describe('the buyers waterfall against simulated buyers', () => {
         ...fast,
       },
       {
+        id: 'silent-network',
+        protocol: 'lead-service',
+        seed: 7,
+        soldShare: 1,
+        pendingShare: 1,
+        pendingMinMs: 600_000,
+        pendingMaxMs: 600_000,
+        ...fast,
+      },
+      {
         id: 'slow',
         protocol: 'sync-post',
         seed: 6,
@@ -43,7 +53,7 @@ describe('the buyers waterfall against simulated buyers', () => {
     id,
     tier,
     baseUrl: sandbox.buyerUrl(id),
-    ...(id === 'pending-network'
+    ...(id === 'pending-network' || id === 'silent-network'
       ? { protocol: 'lead-service' as const, price: 25, timeouts: { attemptMs: 10_000, pollMs: 100 } }
       : { protocol: 'sync-post' as const, priceLadder: [0] }),
     ...extra,
@@ -107,7 +117,33 @@ describe('the buyers waterfall against simulated buyers', () => {
     });
   });
 
-  it('ends as rejected when every buyer declines, with no eligible buyer as the reason when none takes it', async () => {
+  it('ends as no lender when no buyer decided: the only one stayed pending past its attempt', async () => {
+    const buyers = buyersFile([buyer('silent-network', 1, { timeouts: { attemptMs: 1500, pollMs: 100 } })]);
+    await withWorker(buyers, async (pipeline, worker) => {
+      const id = await pipeline.submitLead({ deadlineMs: 60_000 });
+      expect(await pipeline.finalOutcome(id)).toMatchObject({
+        outcome: 'no_lender',
+        reason: 'no_buyer_decided',
+      });
+      expect(worker.attemptsOf(id).map((a) => `${a.buyer}:${a.result}`)).toEqual(['silent-network:timeout']);
+    });
+  });
+
+  it('ends as rejected when a buyer that answered declined, even if another never decided', async () => {
+    const buyers = buyersFile([
+      buyer('silent-network', 1, { timeouts: { attemptMs: 1500, pollMs: 100 } }),
+      buyer('never', 2),
+    ]);
+    await withWorker(buyers, async (pipeline) => {
+      const id = await pipeline.submitLead({ deadlineMs: 60_000 });
+      expect(await pipeline.finalOutcome(id)).toMatchObject({
+        outcome: 'rejected',
+        reason: 'all_buyers_declined',
+      });
+    });
+  });
+
+  it('ends as rejected when every buyer declines, and as no lender when no buyer is eligible', async () => {
     await withWorker(
       buyersFile([buyer('never', 1), buyer('california', 2, { filters: { states: ['CA'] } })]),
       async (pipeline) => {
@@ -128,7 +164,7 @@ describe('the buyers waterfall against simulated buyers', () => {
       async (pipeline) => {
         const id = await pipeline.submitLead();
         expect(await pipeline.finalOutcome(id)).toMatchObject({
-          outcome: 'rejected',
+          outcome: 'no_lender',
           reason: 'no_eligible_buyer',
         });
       },

@@ -140,7 +140,6 @@ export const UNSUBSCRIBE_EMAIL_INVALID = 'invalid email address';
 export const STATE_RESIDENCY_REQUIRED = 'Please select an answer!';
 export const PRIVACY_FIRST_NAME_REQUIRED = 'First Name is required!';
 export const PRIVACY_LAST_NAME_REQUIRED = 'Last Name is required!';
-export const COUNTRY_REQUIRED = 'Country is required!';
 export const PRIVACY_ZIP_CODE_LENGTH = 'Zip code must be 5 characters long';
 /** The observed 'State Type is required!' named a field that does not exist. */
 export const PRIVACY_STATE_REQUIRED = 'State is required!';

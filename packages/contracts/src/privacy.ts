@@ -6,7 +6,6 @@
 import * as z from 'zod';
 import {
   CITY_REQUIRED,
-  COUNTRY_REQUIRED,
   PHONE_INVALID,
   PHONE_REQUIRED,
   PRIVACY_ADDRESS_LENGTH,
@@ -29,6 +28,8 @@ import { EmailSchema } from './steps.js';
 // Length caps the spec does not state, as on the wizard's text fields: they bound what a client can store.
 const NAME_MAX = 50;
 const TEXT_MAX = 100;
+/** What a do-not-sell request records as its country when none is sent: the service is US-only. */
+const US_COUNTRY = 'United States';
 /** Spec §5: the privacy forms' phone input holds at most 14 characters, the length of '(212)-555-0142'. */
 const PHONE_INPUT_MAX = 14;
 const ADDRESS_MIN = 5;
@@ -103,7 +104,13 @@ export const DoNotSellRequestSchema = z
     }),
     email: EmailSchema,
     phone: PrivacyPhoneSchema,
-    country: requiredText(COUNTRY_REQUIRED).max(TEXT_MAX, { error: maxLengthMessage('Country', TEXT_MAX) }),
+    // A US-only service (docs/decisions-addendum.md): the form asks no country; an API client may still send one.
+    country: z
+      .string()
+      .trim()
+      .max(TEXT_MAX, { error: maxLengthMessage('Country', TEXT_MAX) })
+      .optional()
+      .transform((value) => value || US_COUNTRY),
     // Spec §5 gives one message for a missing, short, long or non-numeric ZIP code.
     zip: z
       .string({ error: PRIVACY_ZIP_CODE_LENGTH })

@@ -39,6 +39,39 @@ export const FunnelPositionSchema = z.enum(FUNNEL_POSITIONS);
 export type FunnelPosition = z.infer<typeof FunnelPositionSchema>;
 
 /**
+ * What the operator page calls each position: a short name of the screen (issue 25: it showed the step ids,
+ * which only the CSV keeps).
+ */
+export const FUNNEL_POSITION_LABELS: Record<FunnelPosition, string> = {
+  landing: 'Landing form',
+  lgname: 'Name',
+  email: 'Email',
+  cellphone: 'Phone',
+  besttimecontact: 'Best time to call',
+  dob: 'Date of birth',
+  address: 'Address',
+  hometime: 'Time at address',
+  ownhome: 'Own or rent',
+  incomesource: 'Income source',
+  emptime: 'Time at employer',
+  unsecureddebtamount: 'Unsecured debt',
+  payfreequency: 'Pay frequency',
+  grossincome: 'Monthly income',
+  nextpaydate: 'Next pay date',
+  empinfor: 'Employer',
+  workphone: 'Work phone',
+  deposit: 'Direct deposit',
+  aba: 'Routing number',
+  banktype: 'Account type',
+  banktime: 'Time at bank',
+  bankaccount: 'Account number',
+  driverid: "Driver's license",
+  owncar: 'Own a car',
+  creditscore: 'Credit score',
+  ssn: 'SSN',
+};
+
+/**
  * One position of the funnel. `reached`: leads that arrived at it (for a step, leads that completed the
  * position before it; for the landing form, leads created). `completed`: leads that saved it. `dropOff`:
  * reached minus completed, and `dropOffRate` that as a share of reached (0 when none reached).
@@ -62,6 +95,18 @@ export const FunnelOutcomesSchema = z.object({
 });
 export type FunnelOutcomes = z.infer<typeof FunnelOutcomesSchema>;
 
+/**
+ * How many leads of the range ended with one outcome for one reason (the worker's outcome reason:
+ * `no_buyer_decided`, `all_buyers_declined`, `deadline`, `duplicate`, …; null when none was recorded).
+ * Only leads that were not sold; ordered by outcome, then by count.
+ */
+export const OutcomeReasonRowSchema = z.object({
+  outcome: z.enum(['rejected', 'no_lender']),
+  reason: z.string().nullable(),
+  leads: z.number().int().nonnegative(),
+});
+export type OutcomeReasonRow = z.infer<typeof OutcomeReasonRowSchema>;
+
 const AppliedFiltersSchema = z.object({
   from: IsoDaySchema,
   to: IsoDaySchema,
@@ -75,6 +120,8 @@ export const FunnelReportSchema = z.object({
   filters: AppliedFiltersSchema,
   steps: z.array(FunnelStepRowSchema),
   outcomes: FunnelOutcomesSchema,
+  /** Why the leads that were not sold ended as they did. */
+  outcomeReasons: z.array(OutcomeReasonRowSchema),
 });
 export type FunnelReport = z.infer<typeof FunnelReportSchema>;
 

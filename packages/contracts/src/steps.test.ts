@@ -17,6 +17,7 @@ import {
   validateStepAgainstLead,
   type ClientAnswers,
   type StepName,
+  screenAfter,
 } from './steps.js';
 
 /** A Monday; the pay-date window then runs to Wednesday 2025-07-02. */
@@ -200,6 +201,8 @@ describe('step rules of spec §5 as amended by decisions.md', () => {
 
   it.each([
     ['(212)-555-1234', '2125551234'],
+    // The mask as decided in docs/decisions-addendum.md (issue 25).
+    ['(212) 555-1234', '2125551234'],
     ['2125551234', '2125551234'],
     [' (212)-555-1234 ', '2125551234'],
   ])('stores the phone %j as %j', (phone, digits) => {
@@ -576,5 +579,20 @@ describe('createDobPartsSchema', () => {
   it('accepts a leap-day birthday in a leap year and the oldest year of the list', () => {
     expect(schema.parse({ month: 2, day: 29, year: 2004 })).toBe('2004-02-29');
     expect(schema.parse({ month: 1, day: 1, year: 1908 })).toBe('1908-01-01');
+  });
+});
+
+describe('screenAfter (issue 25: Next after going Back)', () => {
+  it('moves one screen at a time through answered screens, up to the first unanswered one', () => {
+    // Everything up to ssn is answered; the borrower went back to dob to review.
+    expect(screenAfter('dob', 'ssn')).toBe('address');
+    expect(screenAfter('address', 'ssn')).toBe('hometime');
+    // The screen after is the first unanswered one.
+    expect(screenAfter('creditscore', 'ssn')).toBe('ssn');
+    expect(screenAfter('lgname', 'email')).toBe('email');
+    // A screen saved past a gap goes back to the gap, as the BFF says.
+    expect(screenAfter('aba', 'email')).toBe('email');
+    // The last screen.
+    expect(screenAfter('ssn', 'ssn')).toBe('ssn');
   });
 });

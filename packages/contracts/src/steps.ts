@@ -95,8 +95,11 @@ function cappedText(required: string, label: string, max: number) {
   return requiredText(required).max(max, { error: maxLengthMessage(label, max) });
 }
 
-/** What the masked input sends, '(212)-555-1234', or what an API client sends, '2125551234'. */
-const PHONE_SHAPE = /^(?:\(\d{3}\)-\d{3}-\d{4}|\d{10})$/;
+/**
+ * What the masked input sends, '(212) 555-1234' (the spec's '(212)-555-1234' is still taken), or what an API
+ * client sends, '2125551234'.
+ */
+const PHONE_SHAPE = /^(?:\(\d{3}\)[-\s]\d{3}-\d{4}|\d{10})$/;
 /** Characters a phone input may hold while being typed: digits and the mask's punctuation. */
 const PHONE_CHARACTERS = /^[\d()\-\s_]+$/;
 
@@ -313,6 +316,18 @@ export function getStep<N extends StepName>(name: N): StepDefinition<N> {
 /** The 0-based position of `name` in the wizard. */
 export function stepIndex(name: StepName): number {
   return STEP_NAMES.indexOf(name);
+}
+
+/**
+ * Where Next goes from step `saved`, given the BFF's next step (the first unanswered one): the screen right after
+ * `saved` while that one is already answered, so a borrower who went Back to review moves forward one screen at
+ * a time (issue 25), and the first unanswered screen once it is reached (or when `saved` was already past it).
+ */
+export function screenAfter(saved: StepName, firstUnanswered: StepName): StepName {
+  const following = STEP_NAMES[stepIndex(saved) + 1];
+  return following !== undefined && stepIndex(following) < stepIndex(firstUnanswered)
+    ? following
+    : firstUnanswered;
 }
 
 /** The step before `name` (where the back link goes), or `undefined` on the first step. */

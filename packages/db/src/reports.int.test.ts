@@ -20,6 +20,7 @@ function lead(
     steps: number;
     submitted?: boolean;
     outcome?: 'sold' | 'rejected' | 'no_lender';
+    reason?: string;
     secondsToDecision?: number;
   },
 ): LeadEvent[] {
@@ -57,6 +58,7 @@ function lead(
       at: at(31),
       type: 'outcome',
       outcome: options.outcome,
+      ...(options.reason ? { reason: options.reason } : {}),
       ...(options.secondsToDecision !== undefined ? { secondsToDecision: options.secondsToDecision } : {}),
     });
   }
@@ -100,6 +102,7 @@ const FIXTURE: LeadEvent[] = [
     steps: ALL,
     submitted: true,
     outcome: 'rejected',
+    reason: 'all_buyers_declined',
     secondsToDecision: 60,
   }),
   ...lead(7, {
@@ -107,7 +110,33 @@ const FIXTURE: LeadEvent[] = [
     steps: ALL,
     submitted: true,
     outcome: 'no_lender',
+    reason: 'no_buyer_decided',
     secondsToDecision: 300,
+  }),
+  // 2026-11-12, aff-c: decision times that interpolate to binary noise unless rounded.
+  ...lead(9, {
+    day: '2026-11-12',
+    affiliate: 'aff-c',
+    steps: ALL,
+    submitted: true,
+    outcome: 'sold',
+    secondsToDecision: 4.7,
+  }),
+  ...lead(10, {
+    day: '2026-11-12',
+    affiliate: 'aff-c',
+    steps: ALL,
+    submitted: true,
+    outcome: 'sold',
+    secondsToDecision: 4.778,
+  }),
+  ...lead(11, {
+    day: '2026-11-12',
+    affiliate: 'aff-c',
+    steps: ALL,
+    submitted: true,
+    outcome: 'sold',
+    secondsToDecision: 4.9,
   }),
   ...lead(8, {
     day: '2026-11-09',
@@ -150,6 +179,11 @@ describe('reports over the system of record', () => {
     expect(byStep[STEP_NAMES[ALL - 1]!]).toMatchObject({ reached: 4, completed: 4, dropOff: 0 });
     expect(report.steps.map((row) => row.step)).toEqual(['landing', ...STEP_NAMES]);
     expect(report.outcomes).toEqual({ created: 7, submitted: 4, sold: 2, rejected: 1, noLender: 1 });
+    // Which walks nobody decided (no lender) and which a buyer declined (rejected), as the worker recorded.
+    expect(report.outcomeReasons).toEqual([
+      { outcome: 'rejected', reason: 'all_buyers_declined', leads: 1 },
+      { outcome: 'no_lender', reason: 'no_buyer_decided', leads: 1 },
+    ]);
   });
 
   it('filters by affiliate and by source', async () => {
@@ -165,6 +199,21 @@ describe('reports over the system of record', () => {
       TZ,
     );
     expect(partners.outcomes).toEqual({ created: 2, submitted: 2, sold: 1, rejected: 1, noLender: 0 });
+  });
+
+  it('rounds decision times in SQL to a tenth of a second (issue 25: 4.7780000000000005 in the CSV)', async () => {
+    const report = await salesReport(
+      db,
+      ReportQuerySchema.parse({ from: '2026-11-12', to: '2026-11-12' }),
+      TZ,
+    );
+    expect(report.rows).toEqual([
+      expect.objectContaining({
+        affiliate: 'aff-c',
+        medianSecondsToDecision: 4.8,
+        p90SecondsToDecision: 4.9,
+      }),
+    ]);
   });
 
   it('reports sales per day and affiliate with the median and p90 time to decision', async () => {

@@ -4,6 +4,7 @@ import {
   type BuyerSalesReport,
   type FunnelReport,
   type FunnelStepRow,
+  type OutcomeReasonRow,
   type ReportQuery,
   type SalesReport,
 } from '@funnel/contracts/reports';
@@ -49,7 +50,7 @@ export async function funnelReport(
   query: ReportQuery,
   timeZone: string,
 ): Promise<FunnelReport> {
-  const [totals, steps] = await Promise.all([
+  const [totals, steps, reasons] = await Promise.all([
     db
       .selectFrom('lead_summary')
       .where(matches(query, timeZone))
@@ -67,6 +68,16 @@ export async function funnelReport(
       .where(matches(query, timeZone))
       .select((eb) => ['lead_steps.step', eb.fn.countAll<string>().as('completed')])
       .groupBy('lead_steps.step')
+      .execute(),
+    db
+      .selectFrom('lead_summary')
+      .where(matches(query, timeZone))
+      .where('outcome', 'in', ['rejected', 'no_lender'])
+      .select((eb) => ['outcome', 'outcome_reason', eb.fn.countAll<string>().as('leads')])
+      .groupBy(['outcome', 'outcome_reason'])
+      .orderBy('outcome', 'desc')
+      .orderBy(sql`3 desc`)
+      .orderBy('outcome_reason')
       .execute(),
   ]);
   const created = Number(totals.created);
@@ -94,6 +105,11 @@ export async function funnelReport(
       rejected: Number(totals.rejected),
       noLender: Number(totals.noLender),
     },
+    outcomeReasons: reasons.map((row): OutcomeReasonRow => ({
+      outcome: row.outcome as OutcomeReasonRow['outcome'],
+      reason: row.outcome_reason,
+      leads: Number(row.leads),
+    })),
   };
 }
 
@@ -113,8 +129,17 @@ export async function salesReport(
       'affiliate',
       eb.fn.countAll<string>().as('submitted'),
       sql<string>`count(*) filter (where outcome = 'sold')`.as('sold'),
-      sql<number | null>`percentile_cont(0.5) within group (order by seconds_to_decision)`.as('median'),
-      sql<number | null>`percentile_cont(0.9) within group (order by seconds_to_decision)`.as('p90'),
+      // Rounded here, to a tenth of a second, so no report or CSV prints binary noise (4.7780000000000005).
+      sql<
+        number | null
+      >`round(percentile_cont(0.5) within group (order by seconds_to_decision)::numeric, 1)::float8`.as(
+        'median',
+      ),
+      sql<
+        number | null
+      >`round(percentile_cont(0.9) within group (order by seconds_to_decision)::numeric, 1)::float8`.as(
+        'p90',
+      ),
     ])
     // By position: the day expression carries the time zone as a parameter, which PostgreSQL would not match.
     .groupBy([sql`1`, 'affiliate'])
@@ -153,7 +178,9 @@ export async function buyerSalesReport(
       'buyer_attempts.buyer',
       sql<string>`count(*) filter (where result <> 'capped')`.as('attempts'),
       sql<string>`count(*) filter (where result = 'sold')`.as('sold'),
-      sql<string>`coalesce(sum(price) filter (where result = 'sold'), 0)::float8`.as('revenue'),
+      sql<string>`round(coalesce(sum(price) filter (where result = 'sold'), 0)::numeric, 2)::float8`.as(
+        'revenue',
+      ),
       sql<string>`count(*) filter (where result = 'timeout')`.as('timeouts'),
       sql<string>`count(*) filter (where result = 'capped')`.as('capped'),
     ])
@@ -166,7 +193,7 @@ export async function buyerSalesReport(
     rows: rows.map((row) => {
       const attempts = Number(row.attempts);
       const sold = Number(row.sold);
-      const revenue = Math.round(Number(row.revenue) * 100) / 100;
+      const revenue = Number(row.revenue);
       return {
         buyer: row.buyer,
         attempts,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { displayBankName, displayCompanyName, displaySurname } from './display-names.js';
+import { BANK_ACRONYMS, displayBankName, displayCompanyName, displaySurname } from './display-names.js';
 
 describe('displaySurname', () => {
   it('title-cases Census surnames and restores the Mc prefix', () => {
@@ -69,7 +69,23 @@ describe('displayBankName', () => {
     ['1ST SOURCE BANK', '1st Source Bank'],
     ['FSB OF MCALLEN', 'FSB of McAllen'],
     ['Chase Bank', 'Chase Bank'],
+    // Issue 25: the directory's abbreviations keep their capitals.
+    ["COOPERATIVE EMPLOYEES' CU", "Cooperative Employees' CU"],
+    ['FIRST SB OF INDIANA', 'First SB of Indiana'],
+    ['TEXAS BK', 'Texas BK'],
+    ['AMERICAN TBK', 'American TBK'],
+    ['FIRST FIDELITY BANK OKC', 'First Fidelity Bank OKC'],
+    ['MUFG UNION BANK, N.A.', 'MUFG Union Bank, N.A.'],
+    ['BANK OZK', 'Bank OZK'],
+    ['IBEW & UNITED WORKERS FCU', 'IBEW & United Workers FCU'],
   ])('%j reads %j', (name, shown) => {
     expect(displayBankName(name)).toBe(shown);
+  });
+
+  it('keeps every listed acronym in capitals, and title-cases the words that are not on the list', () => {
+    for (const acronym of BANK_ACRONYMS) {
+      expect(displayBankName(`FIRST ${acronym} BANK`), acronym).toBe(`First ${acronym} Bank`);
+    }
+    expect(displayBankName('ONE LA BANK')).toBe('One La Bank');
   });
 });

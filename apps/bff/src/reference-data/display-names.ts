@@ -129,20 +129,50 @@ function capitalizeWord(word: string): string {
   return word.charAt(0) + word.slice(1).toLowerCase();
 }
 
-/** Bank abbreviations that stay in capitals in a FedACH name. */
-const BANK_ACRONYMS = new Set([
+/**
+ * Bank abbreviations and initialisms that stay in capitals in a FedACH name (issue 25: "Cooperative Employees'
+ * CU", not "Cu"). Each is a word the directory uses as an abbreviation, counted in the 2018 directory; a short
+ * word that is also an English word or a place ("LA", "IN", "ONE") is not here.
+ */
+export const BANK_ACRONYMS: ReadonlySet<string> = new Set([
+  // Legal forms and charters.
   'NA',
   'FSB',
   'SSB',
+  'SB',
+  'BK',
+  'TBK',
+  'CU',
   'FCU',
-  'USA',
-  'US',
-  'TD',
+  'EFCU',
+  'ECU',
+  'S&L',
+  'DBA',
+  'FRB',
+  // Banks known by their initials.
   'BMO',
   'PNC',
+  'TD',
   'HSBC',
   'BBVA',
   'UBS',
+  'MUFG',
+  'CIBC',
+  'TIAA',
+  'TCF',
+  'OZK',
+  'FNB',
+  'CNB',
+  'NBT',
+  'NBH',
+  'IBEW',
+  // Places.
+  'US',
+  'USA',
+  'OKC',
+  'NY',
+  'NYC',
+  'DC',
 ]);
 
 /**

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { ONET_ATTRIBUTION } from './attributions.js';
-import { loadSuggestions, MAX_SUGGESTIONS } from './suggestions.js';
+import { loadSuggestions, MAX_SUGGESTIONS, singularJobTitle, withTypedAccents } from './suggestions.js';
 
 const dataDir =
   process.env.REFERENCE_DATA_DIR ?? fileURLToPath(new URL('../../../../../shared/data', import.meta.url));
@@ -28,6 +28,28 @@ describe('loadSuggestions from the reference data', async () => {
     expect(names.every((name) => name.startsWith('Mar'))).toBe(true);
     const all = suggestions.suggest('first_name', 'mar', MAX_SUGGESTIONS);
     expect(all.indexOf('Mary')).toBeLessThan(all.indexOf('Marcus'));
+  });
+
+  it('keeps the accents a visitor typed in the names it offers (issue 25)', () => {
+    expect(suggestions.suggest('first_name', 'Renée')[0]).toBe('Renée');
+    expect(suggestions.suggest('first_name', 'Renée')).not.toContain('Renee');
+    expect(suggestions.suggest('first_name', 'rené').slice(0, 3)).toEqual(
+      suggestions
+        .suggest('first_name', 'rene')
+        .slice(0, 3)
+        .map((name) => `René${name.slice(4)}`),
+    );
+    expect(suggestions.suggest('last_name', 'Muñ')[0]).toMatch(/^Muñ/);
+    // Unaccented input is answered as the lists spell it.
+    expect(suggestions.suggest('first_name', 'renee')[0]).toBe('Renee');
+  });
+
+  it('lines typed accents up letter for letter, or leaves the suggestion alone', () => {
+    expect(withTypedAccents('JOSÉ', 'Jose')).toBe('José');
+    expect(withTypedAccents('zoë', 'Zoey')).toBe('Zoëy');
+    expect(withTypedAccents("o'bé", 'Obrien')).toBe('Obrien');
+    expect(withTypedAccents('Renée', 'Rene')).toBe('Rene');
+    expect(withTypedAccents('Ann', 'Anna')).toBe('Anna');
   });
 
   it('matches surnames with the punctuation the Census removed', () => {
@@ -59,6 +81,33 @@ describe('loadSuggestions from the reference data', async () => {
     expect(titles[0]).toBe('Cashier');
     expect(titles.indexOf('Cashier')).toBeLessThan(titles.indexOf('Cash Register Operator'));
     expect(titles).not.toContain('Cashiers');
+  });
+
+  it('never leads job titles with a plural occupation name (issue 25, decisions.md)', () => {
+    expect(suggestions.suggest('job_title', 'pharmacy tech')[0]).toBe('Pharmacy Technician');
+    expect(suggestions.suggest('job_title', 'medical assis')[0]).toBe('Medical Assistant');
+    for (const prefix of ['pharmacy', 'medical a', 'registered n', 'act', 'air crew', 'acc']) {
+      const titles = suggestions.suggest('job_title', prefix);
+      expect(titles, prefix).not.toContain('Pharmacy Technicians');
+      expect(titles, prefix).not.toContain('Medical Assistants');
+      expect(titles, prefix).not.toContain('Actuaries');
+      expect(titles, prefix).not.toContain('Air Crew Members');
+      // A name of several jobs only fills in after the single ones.
+      expect(titles[0], prefix).not.toMatch(/ and /);
+    }
+  });
+
+  it('turns a plural occupation name into the job it names, leaving a list of jobs alone', () => {
+    expect(
+      [
+        'Pharmacy Technicians',
+        'Actuaries',
+        'Coaches',
+        'Boss',
+        'Air Crew Members',
+        'Accountants and Auditors',
+      ].map(singularJobTitle),
+    ).toEqual(['Pharmacy Technician', 'Actuary', 'Coach', undefined, 'Air Crew Member', undefined]);
   });
 
   it('suggests bigger employers first, with readable names', () => {

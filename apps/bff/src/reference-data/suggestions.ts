@@ -71,7 +71,10 @@ export async function loadSuggestions(dir?: string): Promise<Suggestions> {
     suggest(field, q, limit = 10) {
       if (typeof q !== 'string' || q.length < 1 || q.length > MAX_QUERY_LENGTH) return [];
       const index = Object.hasOwn(indexes, field) ? indexes[field] : undefined;
-      return index?.suggest(q, Math.min(limit, MAX_SUGGESTIONS)) ?? [];
+      const found = index?.suggest(q, Math.min(limit, MAX_SUGGESTIONS)) ?? [];
+      if (field !== 'first_name' && field !== 'last_name') return found;
+      // The name lists are unaccented: a visitor who types "Renée" is offered "Renée", not "Renee".
+      return [...new Set(found.map((name) => withTypedAccents(q, name)))];
     },
     loaded: {
       first_name: indexes.first_name?.size ?? 0,
@@ -126,14 +129,61 @@ async function loadJobTitles(dir: string): Promise<SuggestionEntry[] | undefined
   if (common !== undefined) {
     for (const row of parseCsvRecords(common, ['title', 'sources'])) {
       const sources = row.sources.split('|');
+      const title = row.title.trim();
       const everyday = sources.includes('onet_reported') || sources.includes('bls_dmtf');
+      if (everyday) {
+        entries.push(weighted(title, JOB_TITLE_WEIGHT.everyday));
+        continue;
+      }
+      // Occupation names are plural ("Pharmacy Technicians"); a person names their own job in the singular
+      // (decisions.md drops plurals). One that names several jobs ("Accountants and Auditors") only fills in.
+      const singular = singularJobTitle(title);
       entries.push(
-        weighted(row.title.trim(), everyday ? JOB_TITLE_WEIGHT.everyday : JOB_TITLE_WEIGHT.occupation),
+        singular === undefined
+          ? weighted(title, JOB_TITLE_WEIGHT.alternate)
+          : weighted(singular, JOB_TITLE_WEIGHT.occupation),
       );
     }
   }
   for (const title of alternateTitles) entries.push(weighted(title, JOB_TITLE_WEIGHT.alternate));
   return entries;
+}
+
+/**
+ * `suggestion` with the accented letters the visitor typed at its start: "Renée" typed, "Renee" found →
+ * "Renée"; "rené" typed, "Renee" found → "Renée" (the suggestion's capitals kept). When the typed text does not
+ * line up letter for letter with the suggestion's start (punctuation, "ß" for "ss"), the suggestion is kept as
+ * it is.
+ */
+export function withTypedAccents(typed: string, suggestion: string): string {
+  const letters = [...typed.trim().normalize('NFC')];
+  if (letters.every((letter) => letter <= '~')) return suggestion;
+  const start = [...suggestion];
+  if (letters.length > start.length) return suggestion;
+  const merged = letters.map((letter, i) => {
+    const found = start[i] ?? '';
+    if (foldForSearch(letter) !== foldForSearch(found) || foldForSearch(found) === '') return undefined;
+    if (letter === found || letter <= '~') return found;
+    return found === found.toUpperCase() ? letter.toUpperCase() : letter.toLowerCase();
+  });
+  if (merged.some((letter) => letter === undefined)) return suggestion;
+  return [...merged, ...start.slice(letters.length)].join('');
+}
+
+/**
+ * The singular of an occupation name that names one job ("Pharmacy Technicians" → "Pharmacy Technician",
+ * "Actuaries" → "Actuary", "Coaches" → "Coach"); undefined for one that lists several ("Janitors and Cleaners,
+ * Except …") or does not end in a plural.
+ */
+export function singularJobTitle(title: string): string | undefined {
+  if (/,| and | or |\//i.test(title)) return undefined;
+  const words = title.split(' ');
+  const last = words.pop() ?? '';
+  let singular: string | undefined;
+  if (/[^aeiou]ies$/i.test(last)) singular = `${last.slice(0, -3)}y`;
+  else if (/(?:ch|sh|ss|x)es$/i.test(last)) singular = last.slice(0, -2);
+  else if (/[^su]s$/i.test(last)) singular = last.slice(0, -1);
+  return singular === undefined ? undefined : [...words, singular].join(' ');
 }
 
 /**

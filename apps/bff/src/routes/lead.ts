@@ -1,3 +1,4 @@
+import { SESSION_COOKIE } from '../plugins/lead-session.js';
 import * as z from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -85,11 +86,17 @@ const leadRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         summary: "The visitor's lead: answers (sensitive ones masked), next step and progress",
+        description:
+          'A visitor without a session cookie (a new visitor) gets 204 and no body: nothing is wrong. A cookie ' +
+          'whose lead is gone, expired or tampered with gets 404 `SESSION_EXPIRED`.',
         tags: ['lead'],
-        response: { 200: LeadSummarySchema, 404: ApiErrorSchema },
+        response: { 200: LeadSummarySchema, 204: z.null().describe('No session yet'), 404: ApiErrorSchema },
       },
     },
-    async (request) => app.leads.summary(request.sessionLeadId()),
+    async (request, reply) => {
+      if (!request.cookies[SESSION_COOKIE]) return reply.code(204).send(null);
+      return app.leads.summary(request.sessionLeadId());
+    },
   );
 
   // One operation per step, each documented with its own body schema and example. The step's rules need today's

@@ -5,6 +5,7 @@ import {
   JORNAYA_TOKEN_FIELD,
   PublicConfigSchema,
   TRUSTEDFORM_CERT_FIELD,
+  type BrandLinks,
   type PublicConfig,
 } from '@funnel/contracts/public-config';
 import type { ConsentScripts } from '../consent/consent-scripts.js';
@@ -14,6 +15,10 @@ export interface PublicConfigRouteOptions {
   partnerListVersion: string;
   /** BUSINESS_TIME_ZONE: the day ages and pay dates are checked on. */
   businessTimeZone: string;
+  /** DUPLICATE_WINDOW_DAYS: when a duplicate borrower may apply again. */
+  duplicateWindowDays: number;
+  /** The business's contact details and links (`BRAND_*`). */
+  brand: BrandLinks;
 }
 
 /** What the browser needs to know about this deployment: public by nature, never a secret. */
@@ -23,6 +28,8 @@ const publicConfigRoutes: FastifyPluginAsyncZod<PublicConfigRouteOptions> = asyn
     consentVersion: CONSENT_VERSION,
     partnerListVersion: options.partnerListVersion,
     businessTimeZone: options.businessTimeZone,
+    duplicateWindowDays: options.duplicateWindowDays,
+    brand: options.brand,
     trustedForm: {
       enabled: trustedForm !== undefined,
       ...(trustedForm ? { scriptUrl: trustedForm.scriptUrl } : {}),
@@ -44,7 +51,9 @@ const publicConfigRoutes: FastifyPluginAsyncZod<PublicConfigRouteOptions> = asyn
         summary: 'Public configuration for the web app',
         description:
           'The consent text version, the partner list version, the business time zone (the calendar day ages ' +
-          'and pay dates are checked on), and which consent-certification scripts to ' +
+          'and pay dates are checked on), the duplicate window in days, the contact details and links of the ' +
+          'business (`brand`; `brand.contact.sample` when they are the built-in samples), and which ' +
+          'consent-certification scripts to ' +
           'load. When `trustedForm.enabled`, the landing and SSN pages add `scriptUrl` and a hidden input ' +
           `\`${TRUSTEDFORM_CERT_FIELD}\`; when \`jornaya.enabled\`, they add its \`scriptUrl\`, a hidden input ` +
           `\`${JORNAYA_TOKEN_FIELD}\` and wrap the consent text in a label with id ` +

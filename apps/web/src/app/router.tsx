@@ -64,7 +64,13 @@ const routes: RouteObject[] = [
     children: [
       // The query goes along (a deep link may arrive as /?email=&loan_reason=), and the address it came with is
       // replaced, not kept in history, so Back cannot return to an email in the URL.
-      { index: true, loader: ({ request }) => replace(`/start${new URL(request.url).search}`) },
+      {
+        index: true,
+        loader: ({ request }) => replace(`/start${new URL(request.url).search}`),
+        // The loader always redirects; an explicit empty element keeps the router from warning that the leaf
+        // route at '/' renders nothing (issue 25).
+        element: null,
+      },
       { path: 'start', lazy: screen(() => import('@/features/landing/components/landing-screen')) },
       {
         lazy: screen(() => import('@/features/funnel/components/funnel-layout')),

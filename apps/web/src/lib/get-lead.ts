@@ -1,12 +1,23 @@
 import { useQuery } from '@tanstack/react-query';
 import { LeadSummarySchema, type LeadSummary } from '@funnel/contracts/api';
 import { apiRequest } from '@/lib/api-client';
+import { ApiRequestError } from '@/lib/api-request-error';
 
 export const LEAD_QUERY_KEY = ['lead'] as const;
 
-/** GET /api/v1/lead — the visitor's own lead (sensitive answers masked); 404 SESSION_EXPIRED without one. */
-export function getLead(signal?: AbortSignal): Promise<LeadSummary> {
-  return apiRequest('/lead', LeadSummarySchema, { signal });
+/** What GET /api/v1/lead answers: the lead, or no body (204) for a visitor without a session yet. */
+const LeadOrNoneSchema = LeadSummarySchema.optional();
+
+/**
+ * GET /api/v1/lead — the visitor's own lead (sensitive answers masked). Without one it fails with
+ * SESSION_EXPIRED, as the screens expect: for an expired session the BFF answers 404, for a new visitor 204, so a
+ * first visit makes no failed request (issue 25).
+ */
+export async function getLead(signal?: AbortSignal): Promise<LeadSummary> {
+  const lead = await apiRequest('/lead', LeadOrNoneSchema, { signal });
+  // Read as the 404 it stands for: final, never retried.
+  if (!lead) throw new ApiRequestError(404, 'SESSION_EXPIRED', 'No application yet.');
+  return lead;
 }
 
 /** The lead behind the session cookie. It changes only when a step is saved, which refetches it. */

@@ -4,7 +4,9 @@ import {
   isSelectablePayDate,
   nextBankBusinessDay,
   payDateWindow,
+  lastSelectablePayDate,
   secondPayDate,
+  unavailablePayDateReason,
 } from './pay-dates.js';
 
 describe('payDateWindow', () => {
@@ -129,5 +131,26 @@ describe('secondPayDate', () => {
 
   it('keeps the Monday after a Saturday holiday, which the Fed does not observe', () => {
     expect(secondPayDate('2027-12-13', 'BIWEEKLY')).toBe('2027-12-27');
+  });
+});
+
+describe('what a borrower is told about a day they cannot pick (issue 25)', () => {
+  // Thursday 2026-11-25: the window ends on Friday 2026-12-25, Christmas Day.
+  const today = '2026-11-25';
+
+  it('names the last day that can really be picked', () => {
+    expect(payDateWindow(today).last).toBe('2026-12-25');
+    expect(lastSelectablePayDate(today)).toBe('2026-12-24');
+    // A window ending on a weekday business day ends there.
+    expect(lastSelectablePayDate('2026-11-10')).toBe('2026-12-10');
+  });
+
+  it('says why a day is unavailable', () => {
+    expect(unavailablePayDateReason('2026-12-25', today)).toBe('a bank holiday (Christmas Day)');
+    expect(unavailablePayDateReason('2026-11-26', today)).toBe('a bank holiday (Thanksgiving Day)');
+    expect(unavailablePayDateReason('2026-11-28', today)).toBe('a weekend');
+    expect(unavailablePayDateReason('2026-11-24', today)).toBe('before today');
+    expect(unavailablePayDateReason('2026-12-28', today)).toBe('more than 30 days ahead');
+    expect(unavailablePayDateReason('2026-11-30', today)).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { addDays, addMonths, isIsoDate, isWeekend } from './calendar-date.js';
-import { isFederalBankHoliday } from './us-federal-holidays.js';
+import { federalBankHolidays, isFederalBankHoliday } from './us-federal-holidays.js';
+import { parseIsoDate } from './calendar-date.js';
 
 /** How far ahead a next pay date may be chosen, in days (decisions.md: today to 30 days ahead). */
 export const PAY_DATE_WINDOW_DAYS = 30;
@@ -45,6 +46,31 @@ export function isSelectablePayDate(dateIso: string, todayIso: string): boolean 
   if (!isIsoDate(dateIso) || !isIsoDate(todayIso)) return false;
   const { first, last } = payDateWindow(todayIso);
   return dateIso >= first && dateIso <= last && isBankBusinessDay(dateIso);
+}
+
+/** The last day of the window that may be picked (the window's last day may be a weekend or a holiday). */
+export function lastSelectablePayDate(todayIso: string): string {
+  const { first, last } = payDateWindow(todayIso);
+  let date = last;
+  while (date > first && !isSelectablePayDate(date, todayIso)) date = addDays(date, -1);
+  return date;
+}
+
+/**
+ * Why `dateIso` cannot be picked on `todayIso`, in words a borrower reads after tapping a crossed-out day
+ * (issue 25); undefined when it can. 'a weekend', 'a bank holiday (Christmas Day)', 'before today' or 'more than
+ * 30 days ahead'.
+ */
+export function unavailablePayDateReason(dateIso: string, todayIso: string): string | undefined {
+  if (isSelectablePayDate(dateIso, todayIso)) return undefined;
+  const { first, last } = payDateWindow(todayIso);
+  if (dateIso < first) return 'before today';
+  if (dateIso > last) return `more than ${PAY_DATE_WINDOW_DAYS} days ahead`;
+  if (isWeekend(dateIso)) return 'a weekend';
+  const holiday = federalBankHolidays(parseIsoDate(dateIso).year).find(
+    ({ date, closedOn }) => date === dateIso || closedOn === dateIso,
+  );
+  return holiday ? `a bank holiday (${holiday.name})` : 'not a bank business day';
 }
 
 /**

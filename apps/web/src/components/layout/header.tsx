@@ -5,6 +5,7 @@ import { RatesAndFees } from '@/components/content/rates-and-fees';
 import { Dialog } from '@/components/ui/dialog';
 import { PageLoader } from '@/components/ui/page-loader';
 import { BRAND } from '@/config/brand';
+import { useBrandLinks } from '@/lib/brand-links';
 import { Logo } from './logo';
 import styles from './header.module.css';
 
@@ -32,6 +33,7 @@ function prefersReducedMotion(): boolean {
 export function Header() {
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
+  const blogUrl = useBrandLinks()?.blogUrl;
   const [popup, setPopup] = useState<Popup | null>(null);
   const [shownPath, setShownPath] = useState(pathname);
   const headerRef = useRef<HTMLElement>(null);
@@ -120,9 +122,9 @@ export function Header() {
         </button>
         <nav id="site-menu" aria-label="Main" className={styles.nav} data-open={menuOpen || undefined}>
           <ul className={styles.links}>
-            {BRAND.blogUrl && (
+            {blogUrl && (
               <li className={styles.wideOnly}>
-                <a href={BRAND.blogUrl} className={styles.navItem} target="_blank" rel="noopener noreferrer">
+                <a href={blogUrl} className={styles.navItem} target="_blank" rel="noopener noreferrer">
                   Blog<span className="visually-hidden"> (opens in a new tab)</span>
                 </a>
               </li>

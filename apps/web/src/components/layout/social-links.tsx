@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
-import { BRAND, type SocialNetwork } from '@/config/brand';
+import type { SocialNetwork } from '@funnel/contracts/public-config';
+import { BRAND } from '@/config/brand';
+import { useBrandLinks } from '@/lib/brand-links';
 import styles from './social-links.module.css';
 
 const NETWORK_NAMES: Record<SocialNetwork, string> = {
@@ -44,12 +46,16 @@ const NETWORK_ICONS: Record<SocialNetwork, ReactNode> = {
   ),
 };
 
-/** The brand's social profiles (from the brand configuration), as labelled icon links opening a new tab. */
+/**
+ * The brand's social profiles (the BFF's `BRAND_SOCIAL_LINKS`), as labelled icon links opening a new tab; none
+ * shows when none is configured.
+ */
 export function SocialLinks() {
-  if (BRAND.social.length === 0) return null;
+  const social = useBrandLinks()?.social ?? [];
+  if (social.length === 0) return null;
   return (
     <ul className={styles.list} aria-label={`${BRAND.name} on social media`}>
-      {BRAND.social.map((link) => (
+      {social.map((link) => (
         <li key={link.network}>
           <a
             href={link.url}

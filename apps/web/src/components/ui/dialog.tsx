@@ -18,7 +18,10 @@ interface DialogProps {
   actions?: ReactNode;
   /** Where focus goes when the dialog closes; by default back to what had it when the dialog opened. */
   finalFocusRef?: RefObject<HTMLElement | null>;
-  /** What gets focus when the dialog opens; by default its first focusable element (the close button). */
+  /**
+   * What gets focus when the dialog opens. By default its primary action, the last of `actions` (so Enter
+   * confirms, issue 25); a dialog without actions focuses its Close button at the bottom.
+   */
   initialFocusRef?: RefObject<HTMLElement | null>;
   /** `alertdialog` for a message that needs the visitor's acknowledgement (read out at once). */
   role?: 'dialog' | 'alertdialog';
@@ -48,6 +51,7 @@ export function Dialog({
 }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const openerRef = useRef<Element | null>(null);
+  const actionsRef = useRef<HTMLDivElement>(null);
   const titleId = useId();
 
   useEffect(() => {
@@ -56,7 +60,8 @@ export function Dialog({
     if (open && !dialog.open) {
       openerRef.current = document.activeElement;
       dialog.showModal();
-      initialFocusRef?.current?.focus();
+      // The primary action is the last of the actions (a dialog without actions: its Close button).
+      (initialFocusRef?.current ?? (actionsRef.current?.lastElementChild as HTMLElement | null))?.focus();
     } else if (!open && dialog.open) {
       dialog.close();
       // Here rather than on the 'close' event, which fires a task later: by then a test (or a screen reader) may
@@ -113,7 +118,7 @@ export function Dialog({
           </button>
         </div>
         <div className={styles.body}>{children}</div>
-        <div className={styles.actions}>
+        <div className={styles.actions} ref={actionsRef}>
           {actions ?? (
             <button type="button" className={styles.secondaryClose} onClick={onClose}>
               Close

@@ -1,12 +1,39 @@
-import { Link } from 'react-router';
+import { useEffect } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { outcomeRoute } from '@funnel/contracts/lead-outcome';
 import { PageHeading } from '@/components/ui/page-heading';
+import { PageLoader } from '@/components/ui/page-loader';
+import { useFreshLead } from '@/lib/get-lead';
 import styles from './congratulations-page.module.css';
 
 /**
- * /congratulations: the thank-you page at the end of a completed request. Spec §2 names only the route and the
- * header's special style, which the header picks up from this path.
+ * Where a visitor whose request is not complete belongs instead: a submitted lead's outcome screen (or the
+ * waiting screen), an unsubmitted one's next step, and anyone without a lead the landing page.
+ */
+function elsewhere(lead: ReturnType<typeof useFreshLead>): string | undefined {
+  if (!lead.isFetchedAfterMount && !lead.isError) return undefined;
+  const data = lead.data;
+  if (!data) return '/';
+  if (!data.outcome) return `/${data.nextStep}`;
+  return data.outcome.outcome === 'sold' ? undefined : outcomeRoute(data.outcome);
+}
+
+/**
+ * /congratulations: the thank-you page at the end of a completed request, shown only to a visitor whose lead
+ * really completed (sold); anyone else is taken where they belong (issue 25: it was open to anyone). Spec §2
+ * names only the route and the header's special style, which the header picks up from this path.
  */
 export default function CongratulationsPage() {
+  const navigate = useNavigate();
+  const lead = useFreshLead();
+  const away = elsewhere(lead);
+  const completed = lead.isFetchedAfterMount && lead.data?.outcome?.outcome === 'sold';
+
+  useEffect(() => {
+    if (away) void navigate(away, { replace: true });
+  }, [away, navigate]);
+
+  if (!completed) return <PageLoader message="Loading your request…" />;
   return (
     <div className={styles.band}>
       <div className={`container ${styles.inner}`}>

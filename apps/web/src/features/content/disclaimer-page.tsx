@@ -19,8 +19,8 @@ export default function DisclaimerPage() {
       <h2>Credit checks</h2>
       <p>
         Lenders and partners may check your credit with the consumer reporting agencies. A soft inquiry does
-        not affect your credit score; a lender may make a hard inquiry, which can, if you continue with its
-        offer.
+        not affect your credit score; if you continue with a lender's offer, the lender may make a hard
+        inquiry, which can lower your credit score.
       </p>
       <h2>How we are paid</h2>
       <p>

@@ -1,13 +1,14 @@
 import { Link } from 'react-router';
 import { ContentPage } from '@/components/layout/content-page';
 import { BRAND } from '@/config/brand';
+import { PrivacyEmail } from './privacy-email';
 
 /** decisions.md: the policy keeps the date it was given. */
 const LAST_UPDATED = '09-22-2023';
 
 /** /privacy: what we collect, why, with whom we share it, and the choices and rights a visitor has. */
 export default function PrivacyPolicyPage() {
-  const { name, legalName, contact } = BRAND;
+  const { name, legalName } = BRAND;
   return (
     <ContentPage
       title="Privacy Policy"
@@ -101,10 +102,10 @@ export default function PrivacyPolicyPage() {
       </ul>
       <p>
         To use these rights, send the <Link to="/do-not-sell-information">Do Not Sell My Information</Link>{' '}
-        form or write to <a href={`mailto:${contact.privacyEmail}`}>{contact.privacyEmail}</a>. We will
-        confirm your identity before acting on a request to see, correct or delete information, and we will
-        not treat you differently for using your rights. Where the law allows, an authorized agent may act for
-        you, and you may appeal a decision we make about your request by writing to the same address.
+        form or write to <PrivacyEmail />. We will confirm your identity before acting on a request to see,
+        correct or delete information, and we will not treat you differently for using your rights. Where the
+        law allows, an authorized agent may act for you, and you may appeal a decision we make about your
+        request by writing to the same address.
       </p>
 
       <h2>Keeping your information safe</h2>
@@ -130,8 +131,7 @@ export default function PrivacyPolicyPage() {
 
       <h2>Contact</h2>
       <p>
-        Questions about this policy or your information? Write to{' '}
-        <a href={`mailto:${contact.privacyEmail}`}>{contact.privacyEmail}</a> or see our{' '}
+        Questions about this policy or your information? Write to <PrivacyEmail /> or see our{' '}
         <Link to="/contact-us">Contact Us</Link> page.
       </p>
     </ContentPage>

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { DayButton, DayPicker, type ChevronProps, type DayButtonProps } from 'react-day-picker';
 import { formatIsoDate, parseIsoDate } from '@funnel/contracts/rules/calendar-date';
 import { FieldError } from '@/components/form/field-error';
@@ -13,7 +14,8 @@ interface PayDateCalendarProps {
   today: string;
   first: string;
   last: string;
-  isSelectable: (iso: string) => boolean;
+  /** Why a day cannot be picked ('a weekend'), or undefined when it can. */
+  whyUnavailable: (iso: string) => string | undefined;
   labelledBy: string;
   hintId?: string;
   error?: string;
@@ -38,7 +40,10 @@ function toIso(date: Date): string {
   return formatIsoDate({ year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate() });
 }
 
-/** The day button with its ISO date (for tests and the focus search) and `aria-current` on today. */
+/**
+ * The day button with its ISO date (for tests and the focus search) and `aria-current` on today. An unavailable
+ * day stays a button (aria-disabled, crossed out) so a tap on it can say why it cannot be picked.
+ */
 function PayDayButton({ day, modifiers, ...button }: DayButtonProps) {
   return (
     <DayButton
@@ -47,6 +52,7 @@ function PayDayButton({ day, modifiers, ...button }: DayButtonProps) {
       modifiers={modifiers}
       data-iso={toIso(day.date)}
       aria-current={modifiers.today ? 'date' : undefined}
+      aria-disabled={modifiers.unavailable ? true : undefined}
     />
   );
 }
@@ -67,7 +73,8 @@ function Chevron({ orientation }: ChevronProps) {
 /**
  * A month calendar for picking a pay date (react-day-picker, the ARIA date-picker grid): one day is in the Tab
  * order, arrow keys move by day and week, Home/End to the week's edges, Page Up/Down by month, Enter or Space
- * picks. Days `isSelectable` refuses are disabled and crossed out; the legend under the grid says why.
+ * picks. Days `whyUnavailable` refuses are crossed out; the legend under the grid says which they are, and a
+ * tap or Enter on one says why that day cannot be picked (issue 25: a tap gave no feedback).
  */
 export function PayDateCalendar({
   id,
@@ -76,13 +83,15 @@ export function PayDateCalendar({
   today,
   first,
   last,
-  isSelectable,
+  whyUnavailable,
   labelledBy,
   hintId,
   error,
 }: PayDateCalendarProps) {
   const ids = fieldIds(id);
   const legendId = `${id}-legend`;
+  const [refused, setRefused] = useState<string>();
+  const isSelectable = (iso: string) => whyUnavailable(iso) === undefined;
   const firstSelectable = (() => {
     for (let day = toDate(first); toIso(day) <= last; day.setDate(day.getDate() + 1)) {
       if (isSelectable(toIso(day))) return toIso(day);
@@ -102,10 +111,16 @@ export function PayDateCalendar({
       <DayPicker
         mode="single"
         selected={value ? toDate(value) : undefined}
-        onSelect={(date) => {
-          if (date) onChange(toIso(date));
+        // Controlled: a pick goes through onDayClick, which refuses an unavailable day with its reason.
+        onSelect={() => undefined}
+        onDayClick={(date) => {
+          const iso = toIso(date);
+          const reason = whyUnavailable(iso);
+          setRefused(reason && `${formatLongDate(iso)} is ${reason}, so it cannot be your pay date.`);
+          if (!reason) onChange(iso);
         }}
-        disabled={(date) => !isSelectable(toIso(date))}
+        modifiers={{ unavailable: (date) => !isSelectable(toIso(date)) }}
+        modifiersClassNames={{ unavailable: styles.disabled ?? '' }}
         today={toDate(today)}
         defaultMonth={toDate(value && value >= first && value <= last ? value : firstSelectable)}
         startMonth={toDate(first)}
@@ -116,7 +131,7 @@ export function PayDateCalendar({
           labelPrevious: () => 'Previous month',
           labelNext: () => 'Next month',
           labelDayButton: (date, modifiers) =>
-            `${formatLongDate(toIso(date))}${modifiers.today ? ', today' : ''}${modifiers.disabled ? ', not available' : ''}`,
+            `${formatLongDate(toIso(date))}${modifiers.today ? ', today' : ''}${modifiers.unavailable ? ', not available' : ''}`,
         }}
         classNames={{
           root: styles.root,
@@ -133,7 +148,6 @@ export function PayDateCalendar({
           day: styles.cell,
           day_button: styles.day,
           selected: styles.selected,
-          disabled: styles.disabled,
           today: styles.today,
           hidden: styles.hidden,
         }}
@@ -143,6 +157,9 @@ export function PayDateCalendar({
           14
         </span>
         Crossed-out days are weekends, bank holidays or outside the next 30 days: they cannot be chosen.
+      </p>
+      <p className={styles.refused} aria-live="polite">
+        {refused}
       </p>
       <FieldError id={ids.error} message={error} />
     </div>

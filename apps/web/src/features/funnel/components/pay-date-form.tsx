@@ -1,5 +1,9 @@
 import { useState } from 'react';
-import { isSelectablePayDate, payDateWindow } from '@funnel/contracts/rules/pay-dates';
+import {
+  lastSelectablePayDate,
+  payDateWindow,
+  unavailablePayDateReason,
+} from '@funnel/contracts/rules/pay-dates';
 import { FormField } from '@/components/form/form-field';
 import { businessToday } from '@/lib/business-today';
 import { useStepForm } from '../hooks/use-step-form';
@@ -19,6 +23,8 @@ export function PayDateForm({ greeting = false }: { greeting?: boolean }) {
   });
   const [today] = useState(businessToday);
   const { first, last } = payDateWindow(today);
+  // The window's last day may be a weekend or a holiday: the hint names the last one that can be picked.
+  const lastSelectable = lastSelectablePayDate(today);
   const firstName = savedText(form.lead.answers.firstName);
 
   return (
@@ -31,7 +37,7 @@ export function PayDateForm({ greeting = false }: { greeting?: boolean }) {
       }
     >
       <p id="pay-date-hint" className={styles.hint}>
-        Pick a business day from today to {formatLongDate(last)}. Weekends and bank holidays are not
+        Pick a business day from today to {formatLongDate(lastSelectable)}. Weekends and bank holidays are not
         available.
       </p>
       <FormField
@@ -46,7 +52,7 @@ export function PayDateForm({ greeting = false }: { greeting?: boolean }) {
               today={today}
               first={first}
               last={last}
-              isSelectable={(day) => isSelectablePayDate(day, today)}
+              whyUnavailable={(day) => unavailablePayDateReason(day, today)}
               labelledBy={stepHeadingId('nextpaydate')}
               hintId="pay-date-hint"
               error={field.error}

@@ -2,7 +2,13 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { DefaultValues, FieldValues } from 'react-hook-form';
 import type { LeadSummary } from '@funnel/contracts/api';
-import { getStep, validateStepAgainstLead, type ClientAnswers, type StepName } from '@funnel/contracts/steps';
+import {
+  getStep,
+  screenAfter,
+  validateStepAgainstLead,
+  type ClientAnswers,
+  type StepName,
+} from '@funnel/contracts/steps';
 import {
   schemaResolver,
   useSchemaForm,
@@ -48,7 +54,8 @@ export interface StepForm<V extends FieldValues> extends SchemaForm<V> {
 
 /**
  * The engine of every step screen, on `useSchemaForm`: the same contracts schema and cross-field rules the BFF
- * runs, the save, and the move to the step the BFF answers with (never a client guess). An expired session sends
+ * runs, the save, and the move on: one screen forward while the next is answered, else to the step the BFF
+ * answers with (the first unanswered one). An expired session sends
  * the visitor back to the start.
  */
 export function useStepForm<V extends FieldValues>(
@@ -83,7 +90,7 @@ export function useStepForm<V extends FieldValues>(
   async function persist(answers: ClientAnswers, destination: Destination) {
     setFormError(undefined);
     const { nextStep } = await mutateAsync({ step, answers });
-    await navigate(await destination(nextStep));
+    await navigate(await destination(screenAfter(step, nextStep)));
   }
 
   return {
@@ -98,7 +105,7 @@ export function useStepForm<V extends FieldValues>(
     },
     keepSaved(destination = toNextStep) {
       schemaForm.run(async () => {
-        await navigate(await destination(lead.nextStep));
+        await navigate(await destination(screenAfter(step, lead.nextStep)));
       });
     },
   };

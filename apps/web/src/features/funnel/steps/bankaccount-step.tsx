@@ -5,9 +5,6 @@ import { SavedAnswer, lastFour } from '../components/saved-answer';
 import { StepScreen } from '../components/step-screen';
 import { useStepForm } from '../hooks/use-step-form';
 
-/** decisions.md: 4 to 17 digits (NACHA's account number field). */
-const ACCOUNT_MAX_DIGITS = 17;
-
 /** The bank account number, digits only. */
 export default function BankaccountStep() {
   const form = useStepForm<{ bankAccount: string }>('bankaccount', {
@@ -38,9 +35,9 @@ export default function BankaccountStep() {
               inputMode="numeric"
               autoComplete="off"
               autoFocus={replacing}
-              onValueChange={(text) =>
-                field.onValueChange(text.replace(/\D/g, '').slice(0, ACCOUNT_MAX_DIGITS))
-              }
+              // Digits only, but never cut: a number too long gets the spec's message (decisions.md: 4 to 17
+              // digits), not a silently shorter account.
+              onValueChange={(text) => field.onValueChange(text.replace(/\D/g, ''))}
             />
           )}
         />

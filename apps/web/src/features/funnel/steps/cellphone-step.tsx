@@ -5,7 +5,7 @@ import { StepScreen } from '../components/step-screen';
 import { useStepForm } from '../hooks/use-step-form';
 import { savedText } from '../utils/answers';
 
-/** The personal phone number, typed into the (999)-999-9999 mask. */
+/** The personal phone number, typed into the (999) 999-9999 mask. */
 export default function CellphoneStep() {
   const form = useStepForm<{ phone: string }>('cellphone', {
     defaultValues: (lead) => ({ phone: formatPhoneMask(savedText(lead.answers.phone)) }),

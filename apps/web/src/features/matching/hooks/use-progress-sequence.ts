@@ -14,12 +14,12 @@ export interface ProgressState {
  */
 export function useProgressSequence(answered: boolean): ProgressState {
   const [shown, setShown] = useState({ index: 0, finished: false });
-  const timing = useRef<{ startedAt: number; answeredAt?: number }>(undefined);
+  const timing = useRef<{ startedAt: number; answered?: { at: number; index: number } }>(undefined);
 
   useEffect(() => {
     const now = performance.now();
     timing.current ??= { startedAt: now };
-    if (answered) timing.current.answeredAt ??= now;
+    if (answered) timing.current.answered ??= { at: now, index: shown.index };
     const clock = timing.current;
     if (shown.finished) return;
     const last = isLastStep(shown.index);

@@ -1,18 +1,20 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { FunnelReport } from '@funnel/contracts/reports';
+import { FUNNEL_POSITION_LABELS, type FunnelReport } from '@funnel/contracts/reports';
 import { formatCount } from '../utils/number-format';
 import styles from './operator.module.css';
 
 const HEIGHT = 300;
+/** Below this width the 26 positions cannot stand side by side: the chart turns horizontal (issue 25). */
+const HORIZONTAL_BELOW_PX = 640;
 const REACHED_COLOUR = '#1747b8';
 const COMPLETED_COLOUR = '#1f8a5b';
 /** Whole leads only on the y axis. */
 const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6];
 
 function options(steps: FunnelReport['steps'], width: number): uPlot.Options {
-  const names = steps.map((row) => row.step);
+  const names = steps.map((row) => FUNNEL_POSITION_LABELS[row.step]);
   return {
     width,
     height: HEIGHT,
@@ -24,13 +26,13 @@ function options(steps: FunnelReport['steps'], width: number): uPlot.Options {
     },
     axes: [
       {
-        // Every position gets a tick where there is room; on a phone every second or third.
-        incrs: [1, 2, 3, 5],
-        space: 14,
-        rotate: -60,
-        // Room for the longest step name ("unsecureddebtamount") at that angle.
-        size: 136,
-        font: '11px system-ui, sans-serif',
+        // Every position gets a tick: the chart is drawn only where 26 labels fit side by side.
+        incrs: [1],
+        space: 10,
+        rotate: -45,
+        // Room for the longest screen name ("Best time to call") at that angle.
+        size: 110,
+        font: '12px system-ui, sans-serif',
         values: (_u, splits) => splits.map((i) => (Number.isInteger(i) ? (names[i] ?? '') : '')),
       },
       {
@@ -60,38 +62,31 @@ function options(steps: FunnelReport['steps'], width: number): uPlot.Options {
 
 /**
  * The funnel as a chart (uPlot, a ~20 kB canvas library): bars for the leads reaching each position, a line for
- * those completing it. Its own lazy chunk, loaded only by the operator page. The numbers are in the table
- * beside it, which is what assistive technology reads.
+ * those completing it. On a narrow screen it turns horizontal, one row per position with its name beside its
+ * bars, so no label overlaps another. Its own lazy chunk, loaded only by the operator page. The numbers are in
+ * the table beside it, which is what assistive technology reads.
  */
 export default function FunnelChart({ steps }: { steps: FunnelReport['steps'] }) {
-  const container = useRef<HTMLDivElement>(null);
+  const frame = useRef<HTMLElement>(null);
+  const [width, setWidth] = useState<number | undefined>(undefined);
 
   useEffect(() => {
-    const element = container.current;
+    const element = frame.current;
     if (!element) return;
-    const data: uPlot.AlignedData = [
-      steps.map((_row, i) => i),
-      steps.map((row) => row.reached),
-      steps.map((row) => row.completed),
-    ];
-    const chart = new uPlot(options(steps, element.clientWidth), data, element);
-    const resize = new ResizeObserver(() => chart.setSize({ width: element.clientWidth, height: HEIGHT }));
+    setWidth(element.clientWidth);
+    const resize = new ResizeObserver(() => setWidth(element.clientWidth));
     resize.observe(element);
-    return () => {
-      resize.disconnect();
-      chart.destroy();
-    };
-  }, [steps]);
+    return () => resize.disconnect();
+  }, []);
 
+  const horizontal = width !== undefined && width < HORIZONTAL_BELOW_PX;
   return (
-    <figure className={styles.chart}>
-      <div
-        ref={container}
-        className={styles.chartCanvas}
-        role="img"
-        aria-label="Chart of the leads reaching each funnel step (bars) and completing it (line), in wizard order; the table below has the numbers."
-        data-chart="funnel"
-      />
+    <figure className={styles.chart} ref={frame}>
+      {width === undefined ? null : horizontal ? (
+        <HorizontalChart steps={steps} />
+      ) : (
+        <CanvasChart steps={steps} width={width} />
+      )}
       <figcaption className={styles.legend}>
         <span>
           <span className={styles.swatch} style={{ background: REACHED_COLOUR }} aria-hidden="true" /> Reached
@@ -102,5 +97,67 @@ export default function FunnelChart({ steps }: { steps: FunnelReport['steps'] })
         </span>
       </figcaption>
     </figure>
+  );
+}
+
+const CHART_LABEL =
+  'Chart of the leads reaching each funnel step (bars) and completing it (line), in wizard order; the table below has the numbers.';
+
+function CanvasChart({ steps, width }: { steps: FunnelReport['steps']; width: number }) {
+  const container = useRef<HTMLDivElement>(null);
+  const chart = useRef<uPlot | undefined>(undefined);
+
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    const data: uPlot.AlignedData = [
+      steps.map((_row, i) => i),
+      steps.map((row) => row.reached),
+      steps.map((row) => row.completed),
+    ];
+    chart.current = new uPlot(options(steps, element.clientWidth), data, element);
+    return () => {
+      chart.current?.destroy();
+      chart.current = undefined;
+    };
+  }, [steps]);
+
+  useEffect(() => {
+    chart.current?.setSize({ width, height: HEIGHT });
+  }, [width]);
+
+  return (
+    <div
+      ref={container}
+      className={styles.chartCanvas}
+      role="img"
+      aria-label={CHART_LABEL}
+      data-chart="funnel"
+    />
+  );
+}
+
+/** One row per position: its name, a bar for the leads reaching it and a mark where those completing it end. */
+function HorizontalChart({ steps }: { steps: FunnelReport['steps'] }) {
+  const most = Math.max(1, ...steps.map((row) => row.reached));
+  const share = (count: number) => `${(count / most) * 100}%`;
+  return (
+    <div className={styles.barChart} role="img" aria-label={CHART_LABEL} data-chart="funnel">
+      {steps.map((row) => (
+        <div key={row.step} className={styles.barRow}>
+          <span className={styles.barName}>{FUNNEL_POSITION_LABELS[row.step]}</span>
+          <span className={styles.barTrack} aria-hidden="true">
+            <span
+              className={styles.barReached}
+              style={{ width: share(row.reached), background: REACHED_COLOUR }}
+            />
+            <span
+              className={styles.barCompleted}
+              style={{ width: share(row.completed), borderColor: COMPLETED_COLOUR }}
+            />
+          </span>
+        </div>
+      ))}
+    </div>
   );
 }

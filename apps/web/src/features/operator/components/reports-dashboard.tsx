@@ -10,7 +10,7 @@ import {
   type ReportFilters,
   type ReportName,
 } from '../utils/report-filters';
-import { FunnelOutcomes, FunnelTable } from './funnel-table';
+import { FunnelOutcomes, FunnelTable, OutcomeReasons } from './funnel-table';
 import { ReportFiltersForm } from './report-filters-form';
 import { SalesTable } from './sales-table';
 import styles from './operator.module.css';
@@ -61,6 +61,7 @@ export function ReportsDashboard() {
         {funnel.data ? (
           <>
             <FunnelOutcomes outcomes={funnel.data.outcomes} />
+            <OutcomeReasons reasons={funnel.data.outcomeReasons} />
             <Suspense fallback={<PageLoader message="Loading the chart…" />}>
               <FunnelChart steps={funnel.data.steps} />
             </Suspense>

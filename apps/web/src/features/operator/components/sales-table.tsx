@@ -9,7 +9,7 @@ const DIRECT = '(direct)';
 export function SalesTable({ rows }: { rows: SalesReport['rows'] }) {
   return (
     <div className={styles.tableScroll} role="region" aria-labelledby="sales-table-caption" tabIndex={0}>
-      <table className={styles.table}>
+      <table className={`${styles.table} ${styles.stacked} ${styles.oneColumn}`}>
         <caption id="sales-table-caption">Sales by affiliate and day</caption>
         <thead>
           <tr>
@@ -35,12 +35,14 @@ export function SalesTable({ rows }: { rows: SalesReport['rows'] }) {
             rows.map((row) => (
               <tr key={`${row.day}:${row.affiliate ?? ''}`}>
                 <th scope="row">{row.day}</th>
-                <td className={styles.text}>{row.affiliate ?? DIRECT}</td>
-                <td>{formatCount(row.submitted)}</td>
-                <td>{formatCount(row.sold)}</td>
-                <td>{formatRate(row.soldRate)}</td>
-                <td>{formatSeconds(row.medianSecondsToDecision)}</td>
-                <td>{formatSeconds(row.p90SecondsToDecision)}</td>
+                <td className={styles.text} data-label="Affiliate">
+                  {row.affiliate ?? DIRECT}
+                </td>
+                <td data-label="Submitted">{formatCount(row.submitted)}</td>
+                <td data-label="Sold">{formatCount(row.sold)}</td>
+                <td data-label="Sold rate">{formatRate(row.soldRate)}</td>
+                <td data-label="Median to decision">{formatSeconds(row.medianSecondsToDecision)}</td>
+                <td data-label="p90 to decision">{formatSeconds(row.p90SecondsToDecision)}</td>
               </tr>
             ))
           )}

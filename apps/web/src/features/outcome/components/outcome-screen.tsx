@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import type { LeadOutcome } from '@funnel/contracts/lead-outcome';
 import { Button } from '@/components/ui/button';
 import { PageHeading } from '@/components/ui/page-heading';
 import { PageLoader } from '@/components/ui/page-loader';
@@ -10,14 +11,17 @@ import { RedirectNotice } from './redirect-notice';
 import { VerificationLoader } from './verification-loader';
 import styles from './outcome-screen.module.css';
 
+/** What a screen shows for the outcome it was given: most screens show the same for every outcome they take. */
+export type OutcomeContent<T> = T | ((outcome: LeadOutcome) => T);
+
 interface OutcomeScreenProps {
-  title: string;
+  title: OutcomeContent<string>;
   /** What the screen says under its title. */
-  children: ReactNode;
+  children: OutcomeContent<ReactNode>;
   /** What the screen adds when its outcome has an address to go to. */
   withAddress?: ReactNode;
   /** What the screen says when its outcome carries no address to go to. */
-  withoutAddress?: ReactNode;
+  withoutAddress?: OutcomeContent<ReactNode>;
   /** The "do not wait" link's text. */
   continueLabel: string;
   /**
@@ -55,13 +59,15 @@ export function OutcomeScreen({
     );
   }
   if (!outcome) return <PageLoader message="Loading your result…" />;
+  const shown = <T,>(content: OutcomeContent<T>): T =>
+    typeof content === 'function' ? (content as (outcome: LeadOutcome) => T)(outcome) : content;
 
   return (
     <div className={`container ${styles.wrapper}`}>
       <div className={styles.card}>
-        <PageHeading className={styles.title}>{title}</PageHeading>
+        <PageHeading className={styles.title}>{shown(title)}</PageHeading>
         <div className={styles.text}>
-          {children}
+          {shown(children)}
           {address && withAddress}
         </div>
         {address && sent ? (
@@ -74,7 +80,7 @@ export function OutcomeScreen({
           <VerificationLoader address={address} continueLabel={continueLabel} />
         ) : (
           <>
-            {withoutAddress && <div className={styles.text}>{withoutAddress}</div>}
+            {withoutAddress && <div className={styles.text}>{shown(withoutAddress)}</div>}
             <p className={styles.home}>
               <Link to="/start">Go to the home page</Link>
             </p>

@@ -1,3 +1,4 @@
+import { ApplyAgainWhen, DuplicateText, isDuplicate } from '../components/duplicate-text';
 import { OutcomeScreen } from '../components/outcome-screen';
 
 /**
@@ -10,9 +11,21 @@ export default function RejectScreen() {
       title="Sorry, we were unable to connect you with a lender"
       continueLabel="Continue now"
       redirectDestination="the lender's page"
-      withoutAddress={<p>You can try again later, or with a different amount.</p>}
+      withoutAddress={(outcome) =>
+        isDuplicate(outcome) ? null : (
+          <p>
+            <ApplyAgainWhen after="this one" />
+          </p>
+        )
+      }
     >
-      <p>None of the lenders in our network could make you an offer this time.</p>
+      {(outcome) =>
+        isDuplicate(outcome) ? (
+          <DuplicateText />
+        ) : (
+          <p>None of the lenders in our network could make you an offer this time.</p>
+        )
+      }
     </OutcomeScreen>
   );
 }

@@ -21,7 +21,6 @@ const INITIAL_VALUES = {
   lastName: '',
   email: '',
   phone: '',
-  country: '',
   zip: '',
   state: '',
   address: '',
@@ -116,7 +115,6 @@ export default function DoNotSellPage() {
             name="zip"
             render={(field) => <ZipCodeField {...field} place={undefined} />}
           />
-          {text('country', 'Country', 'country-name')}
         </div>
         <div className={styles.notes}>
           <p>
