@@ -260,7 +260,7 @@ describe('privacy requests on real Redis', () => {
     expect(badDoNotSell.statusCode).toBe(400);
     expect(badDoNotSell.json().error.fields).toEqual({
       zip: 'Zip code must be 5 characters long',
-      address: 'Address must be at least 5 characters long',
+      address: 'Address must be 5 characters long',
       phone: 'The phone number is not correct!',
     });
 

@@ -163,7 +163,7 @@ describe('DoNotSellRequestSchema', () => {
       phone: 'Phone number must be 10 characters long',
       zip: 'Zip code must be 5 characters long',
       state: 'State is required!',
-      address: 'Address must be at least 5 characters long',
+      address: 'Address must be 5 characters long',
       city: 'City is required!',
     });
     expect(messages(DoNotSellRequestSchema.safeParse({ ...DO_NOT_SELL, zip: '902101' }))).toEqual({
