@@ -15,6 +15,7 @@ import { CONSENT_VERSION } from '@funnel/contracts/consent';
 import { SERVER_TO_CLIENT } from '@funnel/contracts/fields';
 import { STEPS } from '@funnel/contracts/steps';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
+import { FICTITIOUS_BRAND_SETTINGS } from '@funnel/testing/brand-settings';
 import { testEnv } from '@funnel/testing/env';
 import { partnerKey, partnerLeadBody } from '@funnel/testing/partner-lead';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
@@ -217,6 +218,7 @@ describe('a deletion request reaches the disk', () => {
         entry: 'apps/bff/src/server.ts',
         env: {
           NODE_ENV: 'production',
+          ...FICTITIOUS_BRAND_SETTINGS,
           LOG_LEVEL: 'debug',
           HOST: '127.0.0.1',
           PORT: String(bffPort),
