@@ -1,6 +1,6 @@
 // A borrower already submitted, typed again in another browser that also sends the first browser's visitor id
-// (issue 23, finding 1): the second browser sees the no-lender screen, and never the first lead's outcome or its
-// lender's address. The built BFF, worker and lender sandbox with real Redis, driven through Chromium.
+// (issue 23, finding 1): the second browser sees the duplicate's own screen (issue 25), and never the first lead's
+// outcome or its lender's address. The built BFF, worker and lender sandbox with real Redis, driven through Chromium.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CONSENT_VERSION } from '@funnel/contracts/consent';
@@ -26,7 +26,7 @@ after(async () => {
 });
 
 test(
-  "a duplicate borrower sees the no-lender screen, never the first lead's lender",
+  "a duplicate borrower is told it already applied, and never sees the first lead's lender",
   { timeout: 120_000 },
   async () => {
     await sandbox.configure({ soldShare: 1, pendingShare: 0 });
@@ -70,7 +70,7 @@ test(
     await page.getByRole('button', { name: 'Request Funds', exact: true }).click();
     await page.waitForURL('**/redirect-upgrade', { timeout: 30_000 });
     await page
-      .getByRole('heading', { level: 1, name: 'We are sorry! The lender is not around now...' })
+      .getByRole('heading', { level: 1, name: 'We are sorry! You have already sent us a request' })
       .waitFor();
 
     const lead = (await (await second.request.get('/api/v1/lead')).json()) as {
