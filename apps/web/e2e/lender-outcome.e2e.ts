@@ -369,8 +369,16 @@ test(
   'a reload of the waiting screen resumes it; /requestcash with an answer missing opens that step',
   { timeout: TEST_TIMEOUT_MS },
   async () => {
-    // Still undecided when the reloaded screen has run its intro again (a decided lead leaves at once).
-    await sandbox.configure({ soldShare: 0, pendingShare: 1, pendingMinMs: 12_000, pendingMaxMs: 12_000 });
+    // Still undecided when the reloaded screen has run its intro again (a decided lead leaves at once), with room
+    // for a slow, shared machine (12 s was once too short under the whole suite's load), yet decided before the
+    // 25 s deadline would end it as no lender.
+    const pendingMs = 20_000;
+    await sandbox.configure({
+      soldShare: 0,
+      pendingShare: 1,
+      pendingMinMs: pendingMs,
+      pendingMaxMs: pendingMs,
+    });
     const context = await harness.newContext(375);
     context.setDefaultTimeout(20_000);
     await leadBefore(context, 'ssn');
@@ -399,7 +407,7 @@ test(
     await page.getByRole('heading', { level: 1, name: MATCHING_HEADING }).waitFor();
     await waitForProgress(page, 'Searching lenders for $1,000');
 
-    await page.waitForURL('**/reject-page', { timeout: OUTCOME_PATIENCE_MS });
+    await page.waitForURL('**/reject-page', { timeout: pendingMs + OUTCOME_PATIENCE_MS });
     assert.equal(
       leadReads.filter((url) => url.endsWith('/mapping-lender')).length,
       1,
