@@ -1,10 +1,12 @@
 // `npm start`: builds what is needed and runs the whole product locally at one URL.
 // Finds (or starts) Redis, generates development secrets when none are configured, then starts the apps.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
 import { devSecrets } from './dev-secrets.mjs';
+import { buildWithProgress, choosePorts, waitUntilReady } from './start-helpers.mjs';
 import { LOCAL_POSTGRES_HOST, findPostgres, findRedis } from './services.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -54,14 +56,25 @@ try {
   process.exit(1);
 }
 
-if (env.START_SKIP_BUILD !== '1') {
-  say('Building (turbo caches what has not changed)…');
-  const build = spawnSync('npx', ['turbo', 'run', 'build', '--output-logs=errors-only'], {
-    cwd: root,
-    stdio: 'inherit',
-    env,
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+// A second copy (another checkout, or this one started twice) finds the first one's ports taken. Unless a port
+// is set, it takes a free one and says so, and keeps its Redis keys and queues apart from the first copy's with a
+// key prefix of its own (the two copies' development secrets differ: one could not read the other's leads).
+const PORTS = [
+  { name: 'PORT', preferred: 3000, what: 'the product' },
+  { name: 'SANDBOX_PORT', preferred: 4010, what: 'the lender sandbox' },
+  { name: 'WORKER_METRICS_PORT', preferred: 9464, what: "the worker's health and metrics" },
+];
+const { secondCopy } = await choosePorts(env, PORTS, say);
+if (secondCopy && !env.REDIS_KEY_PREFIX) {
+  env.REDIS_KEY_PREFIX = `funnel-${createHash('sha256').update(root).digest('hex').slice(0, 8)}:`;
+  say(
+    `Keeping this copy's Redis keys and queues under ${env.REDIS_KEY_PREFIX} (set REDIS_KEY_PREFIX to choose).`,
+  );
+}
+
+if (env.START_SKIP_BUILD !== '1' && !(await buildWithProgress({ cwd: root, env, say }))) {
+  await Promise.all(stops.map((stop) => stop().catch(() => undefined)));
+  process.exit(1);
 }
 
 // The system of record: DATABASE_URL when set, else the machine's PostgreSQL when one answers at 127.0.0.1:5432,
@@ -111,9 +124,9 @@ function stop(code = 0) {
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
 
-if (!env.LENDER_NETWORK_URL) {
+const sandboxStarted = !env.LENDER_NETWORK_URL;
+if (sandboxStarted) {
   // No lender network configured: the local sandbox plays it, and its sold redirect is a page it serves.
-  env.SANDBOX_PORT ??= '4010';
   env.LENDER_NETWORK_URL = `http://127.0.0.1:${env.SANDBOX_PORT}`;
   // It also plays three buyers (config/sandbox-buyers.example.json), which the worker walks as a waterfall with
   // the example buyers file, its addresses moved to this sandbox's port.
@@ -124,7 +137,8 @@ if (!env.LENDER_NETWORK_URL) {
       buyer.baseUrl = buyer.baseUrl.replace('//127.0.0.1:4010/', `//127.0.0.1:${env.SANDBOX_PORT}/`);
     }
     mkdirSync(dataDir, { recursive: true });
-    env.BUYERS_FILE = path.join(dataDir, 'buyers.local.json');
+    const suffix = env.SANDBOX_PORT === '4010' ? '' : `-${env.SANDBOX_PORT}`;
+    env.BUYERS_FILE = path.join(dataDir, `buyers.local${suffix}.json`);
     writeFileSync(env.BUYERS_FILE, JSON.stringify(example, null, 2));
   }
   run('lender-sandbox', 'apps/lender-sandbox/dist/server.js');
@@ -133,7 +147,19 @@ if (!env.LENDER_NETWORK_URL) {
 }
 run('worker', 'apps/worker/dist/main.js');
 run('bff', 'apps/bff/dist/server.js');
-const port = env.PORT ?? '3000';
-say(
-  `The product is at http://localhost:${port}/ (API docs: http://localhost:${port}/api/docs). Ctrl-C stops it.`,
-);
+
+// Said only once every app answers its readiness check, so the address printed is one that works.
+const port = env.PORT;
+const readiness = [`http://127.0.0.1:${port}/readyz`];
+if (env.WORKER_METRICS_PORT !== '0') readiness.push(`http://127.0.0.1:${env.WORKER_METRICS_PORT}/readyz`);
+if (sandboxStarted) readiness.push(`${env.LENDER_NETWORK_URL}/readyz`);
+try {
+  if (await waitUntilReady(readiness, { isStopping: () => shuttingDown })) {
+    say(
+      `The product is at http://localhost:${port}/ (API docs: http://localhost:${port}/api/docs). Ctrl-C stops it.`,
+    );
+  }
+} catch (error) {
+  console.error(`[start] The apps did not get ready: ${error.message}; stopping.`);
+  stop(1);
+}

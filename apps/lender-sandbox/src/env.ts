@@ -34,6 +34,8 @@ const EnvSchema = z.object({
   SANDBOX_PORT: z.coerce.number().int().min(0).max(65_535).default(4010),
   /** Defaults to http://127.0.0.1:{SANDBOX_PORT}. */
   SANDBOX_PUBLIC_URL: z.string().optional(),
+  /** `development` (the default) pretty-prints logs at a terminal; anything else keeps JSON lines. */
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   SANDBOX_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SANDBOX_MAX_LEADS: number,
   /** A JSON file `{ "buyers": [...] }` of simulated buyers served under /buyers/{id} (issue 13). */
@@ -59,6 +61,7 @@ const EnvSchema = z.object({
 export interface Env {
   host: string;
   port: number;
+  nodeEnv: 'development' | 'test' | 'production';
   logLevel: string;
   sandbox: SandboxConfig;
 }
@@ -81,6 +84,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   return {
     host: env.SANDBOX_HOST,
     port: env.SANDBOX_PORT,
+    nodeEnv: env.NODE_ENV,
     logLevel: env.SANDBOX_LOG_LEVEL,
     sandbox: sandbox.data,
   };

@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 interface LoggedRequest {
   id?: string;
@@ -11,15 +11,18 @@ interface LoggedRequest {
  * The sandbox's pino logger. Requests are logged by route pattern, never by raw URL: the ping's query carries
  * `checkKey`, and bodies (full applications with SSNs) are never logged at all.
  */
-export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    serializers: {
-      req: (request: LoggedRequest) => ({
-        id: request.id,
-        method: request.method,
-        url: request.routeOptions?.url ?? request.url.split('?')[0],
-      }),
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      serializers: {
+        req: (request: LoggedRequest) => ({
+          id: request.id,
+          method: request.method,
+          url: request.routeOptions?.url ?? request.url.split('?')[0],
+        }),
+      },
     },
-  });
+    destination,
+  );
 }
