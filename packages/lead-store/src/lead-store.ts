@@ -118,29 +118,18 @@ export class LeadStore {
     return raw ? PartnerLeadMetaSchema.parse(JSON.parse(raw)) : undefined;
   }
 
-  /**
-   * Records the submission once, with any extra meta fields (the consent record): 'created' the first time,
-   * 'already' for a double click, a retry or a second tab, 'missing' when the lead no longer exists.
-   */
+  /** Records the submission once: {@link LeadSubmissions.startSubmission}. */
   async startSubmission(
-    id: string,
-    state: SubmissionState,
-    extra: Record<string, string> = {},
+    ...args: Parameters<LeadSubmissions['startSubmission']>
   ): Promise<'created' | 'already' | 'missing'> {
-    return this.submissions.startSubmission(id, state, extra);
+    return this.submissions.startSubmission(...args);
   }
 
-  /**
-   * Records the submission of a lead that will not be posted (a duplicate borrower) with its final `outcome`,
-   * once: 'created', 'already' when it was submitted before, 'missing' when the lead is gone.
-   */
+  /** Records the submission of a lead that will not be posted: {@link LeadSubmissions.finishSubmission}. */
   async finishSubmission(
-    id: string,
-    state: SubmissionState,
-    outcome: NewOutcome,
-    extra: Record<string, string> = {},
+    ...args: Parameters<LeadSubmissions['finishSubmission']>
   ): Promise<'created' | 'already' | 'missing'> {
-    return this.submissions.finishSubmission(id, state, outcome, extra);
+    return this.submissions.finishSubmission(...args);
   }
 
   /**
