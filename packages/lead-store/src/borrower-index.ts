@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { ssnDigits } from '@funnel/contracts/rules/ssn';
 import { normalizeEmail } from './contact-hash.js';
 import { evalScript } from './redis-script.js';
+import { redisKeys, type RedisKeys } from './keys.js';
 
 /** What identifies a borrower across leads (issue 12): the SSN, or the email with the birth date. */
 export interface Borrower {
@@ -59,7 +60,11 @@ export class BorrowerIndex {
   constructor(
     private readonly redis: Redis,
     private readonly options: { keyPrefix: string; hashSecret: string; windowMs: number },
-  ) {}
+  ) {
+    this.keys = redisKeys(options.keyPrefix);
+  }
+
+  private readonly keys: RedisKeys;
 
   /** The index keys of `borrower`: one per identifier it has. */
   keysOf(borrower: Borrower): string[] {
@@ -69,9 +74,8 @@ export class BorrowerIndex {
     const email = typeof borrower.email === 'string' ? normalizeEmail(borrower.email) : undefined;
     if (email && typeof borrower.dob === 'string' && borrower.dob)
       ids.push(`email-dob:${email}|${borrower.dob}`);
-    return ids.map(
-      (id) =>
-        `${this.options.keyPrefix}borrower:${createHmac('sha256', this.options.hashSecret).update(id).digest('base64url')}`,
+    return ids.map((id) =>
+      this.keys.borrower(createHmac('sha256', this.options.hashSecret).update(id).digest('base64url')),
     );
   }
 
@@ -94,7 +98,7 @@ export class BorrowerIndex {
       JSON.stringify({ ...holder, atMs: now }),
       this.options.windowMs,
       now,
-      `${this.options.keyPrefix}lead:`,
+      this.keys.leadPrefix,
       UNCREATED_CLAIM_MS,
     );
     return typeof held === 'string' ? BorrowerHolderSchema.parse(JSON.parse(held)) : undefined;

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { contactHashes, type Contact } from './contact-hash.js';
+import { redisKeys, type RedisKeys } from './keys.js';
 
 export interface ContactIndexOptions {
   keyPrefix: string;
@@ -22,13 +23,15 @@ export class ContactIndex {
   constructor(
     private readonly redis: Redis,
     private readonly options: ContactIndexOptions,
-  ) {}
+  ) {
+    this.layout = redisKeys(options.keyPrefix);
+  }
+
+  private readonly layout: RedisKeys;
 
   /** The index keys of a contact's email and phone (none when neither is usable). */
   keys(contact: Contact): string[] {
-    return contactHashes(contact, this.options.hashSecret).map(
-      ({ hash }) => `${this.options.keyPrefix}contact-leads:${hash}`,
-    );
+    return contactHashes(contact, this.options.hashSecret).map(({ hash }) => this.layout.contactLeads(hash));
   }
 
   /** Records that `leadId` holds this contact. */

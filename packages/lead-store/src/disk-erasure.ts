@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { evalScript } from './redis-script.js';
+import { redisKeys } from './keys.js';
 
 /**
  * An erasure removes keys from Redis's memory, but its AOF still holds every earlier write of them, and an RDB
@@ -55,7 +56,7 @@ export class DiskErasure {
 
   /** Where the time of the latest erasure not yet rewritten out of the files is kept (epoch ms, Redis clock). */
   get pendingKey(): string {
-    return `${this.options.keyPrefix}erasure:pending-rewrite`;
+    return redisKeys(this.options.keyPrefix).erasurePendingRewrite;
   }
 
   /** Notes that data was erased and the files must be rewritten. */

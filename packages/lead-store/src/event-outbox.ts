@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { LeadEvent } from '@funnel/contracts/lead-events';
+import { redisKeys } from './keys.js';
 
 /** A new event's id: deterministic for what happens once per lead, unique for what can repeat (a step). */
 export function eventId(leadId: string, what: string, repeatable = false): string {
@@ -19,7 +20,7 @@ export class EventOutbox {
     private readonly redis: Redis,
     options: { keyPrefix: string },
   ) {
-    this.key = `${options.keyPrefix}lead-events`;
+    this.key = redisKeys(options.keyPrefix).leadEvents;
   }
 
   async append(...events: LeadEvent[]): Promise<void> {

@@ -1,7 +1,9 @@
 import type { Redis } from 'ioredis';
 import { isSealedServerField } from '@funnel/contracts/fields';
 import { FieldCipher } from './field-cipher.js';
-import { META, retainedConsentContext } from './lead-store.js';
+import { META } from './lead-record.js';
+import { retainedConsentContext } from './retained-consent.js';
+import { redisKeys } from './keys.js';
 
 /** What a re-sealing pass did to one kind of record. */
 export interface ResealCounts {
@@ -82,7 +84,7 @@ export async function resealRedis(
 ): Promise<{ leads: ResealCounts; consents: ResealCounts; streamEntriesUnderOldKeys: number }> {
   const { keyPrefix, currentKeyId } = options;
   const leads = emptyCounts();
-  const leadPrefix = `${keyPrefix}lead:`;
+  const { leadPrefix, consentPrefix, privacyRequests: stream } = redisKeys(keyPrefix);
   await scanKeys(redis, `${leadPrefix}*`, async (keys) => {
     for (const key of keys) {
       const id = key.slice(leadPrefix.length);
@@ -111,7 +113,6 @@ export async function resealRedis(
   });
 
   const consents = emptyCounts();
-  const consentPrefix = `${keyPrefix}consent:`;
   await scanKeys(redis, `${consentPrefix}*`, async (keys) => {
     for (const key of keys) {
       const leadId = key.slice(consentPrefix.length);
@@ -136,7 +137,6 @@ export async function resealRedis(
   // Stream entries cannot be rewritten in place: with a system of record the worker drains them within a
   // second; without one they stay, and so must the key that sealed them.
   let streamEntriesUnderOldKeys = 0;
-  const stream = `${keyPrefix}privacy-requests`;
   if ((await redis.type(stream)) === 'stream') {
     for (const [, fields] of await redis.xrange(stream, '-', '+')) {
       if (fields.some((value) => sealedWithOtherKey(value, currentKeyId))) streamEntriesUnderOldKeys += 1;

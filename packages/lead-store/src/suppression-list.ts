@@ -4,6 +4,7 @@ import type { PrivacyRequestType } from '@funnel/contracts/privacy';
 import { contactHashes, keyedHash, type Contact, type ContactHash } from './contact-hash.js';
 import { FieldCipher } from './field-cipher.js';
 import { evalScript } from './redis-script.js';
+import { redisKeys } from './keys.js';
 
 export { normalizeEmail, normalizePhone, type Contact } from './contact-hash.js';
 
@@ -121,12 +122,12 @@ export class SuppressionList {
 
   /** The append-only stream of every privacy request. */
   get streamKey(): string {
-    return `${this.options.keyPrefix}privacy-requests`;
+    return redisKeys(this.options.keyPrefix).privacyRequests;
   }
 
   /** The hash of contact hashes, field `{type}:{email|phone}:{hmac}` → time of the first request. */
   get indexKey(): string {
-    return `${this.options.keyPrefix}suppression`;
+    return redisKeys(this.options.keyPrefix).suppression;
   }
 
   /** Appends the request and suppresses its contact; a repeat within the window stores nothing. */
@@ -215,7 +216,7 @@ export class SuppressionList {
 
   private duplicateKey(type: PrivacyRequestType, hashes: Array<{ hash: string }>): string {
     const contact = this.hmac(hashes.map(({ hash }) => hash).join(':'));
-    return `${this.options.keyPrefix}privacy-request-seen:${type}:${contact}`;
+    return redisKeys(this.options.keyPrefix).privacyRequestSeen(type, contact);
   }
 
   private hmac(text: string): string {

@@ -1,9 +1,9 @@
-import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod';
 import { SubmitLeadRequestSchema } from '@funnel/contracts/consent';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
 import { OUTCOME_EVENT, SubmitAcceptedSchema, type LeadOutcome } from '@funnel/contracts/lead-outcome';
+import { EventStreams } from '../server-sent-events.js';
 
 export interface SubmissionRouteOptions {
   heartbeatMs: number;
@@ -11,17 +11,8 @@ export interface SubmissionRouteOptions {
 
 /** Submitting the visitor's lead and streaming its outcome back (server-sent events). */
 const leadSubmissionRoutes: FastifyPluginAsyncZod<SubmissionRouteOptions> = async (app, { heartbeatMs }) => {
-  // Open event streams, each with the function that ends it. They end when the server shuts down, so browsers
-  // reconnect to another instance at once. One timer keeps them all alive, not one timer per stream.
-  const streams = new Map<ServerResponse, () => void>();
-  const heartbeat = setInterval(() => {
-    for (const res of streams.keys()) res.write(': keep-alive\n\n');
-  }, heartbeatMs);
-  heartbeat.unref();
-  app.addHook('preClose', async () => {
-    clearInterval(heartbeat);
-    for (const end of streams.values()) end();
-  });
+  const streams = new EventStreams(heartbeatMs);
+  app.addHook('preClose', async () => streams.closeAll());
 
   app.post(
     '/lead/submit',
@@ -70,47 +61,20 @@ const leadSubmissionRoutes: FastifyPluginAsyncZod<SubmissionRouteOptions> = asyn
     },
     async (request, reply) => {
       const { id, outcome } = await app.leads.outcomeOf(request.sessionLeadId());
-      // HEAD (which Fastify routes here too) gets the stream's headers and no stream.
-      if (request.method === 'HEAD') {
-        reply.hijack();
-        reply.raw.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-store',
-        });
-        reply.raw.end();
-        return;
-      }
-      const lastEventId = Number(request.headers['last-event-id'] ?? 0) || 0;
-      let lastSent = lastEventId;
-
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      res.write('retry: 2000\n\n');
-
+      if (request.method === 'HEAD') return EventStreams.headOnly(reply);
+      let lastSent = Number(request.headers['last-event-id'] ?? 0) || 0;
+      const stream = streams.start(request, reply);
       const send = (next: LeadOutcome) => {
         if (next.seq <= lastSent) return;
         lastSent = next.seq;
-        res.write(`id: ${next.seq}\nevent: ${OUTCOME_EVENT}\ndata: ${JSON.stringify(next)}\n\n`);
+        stream.send({ id: next.seq, event: OUTCOME_EVENT, data: JSON.stringify(next) });
       };
       // Subscribe before reading again, so a change between the first read and now is not lost.
       const unsubscribe = app.outcomeEvents.subscribe(id, send);
       if (outcome) send(outcome);
       const latest = await app.leadStore.getOutcome(id).catch(() => undefined);
       if (latest) send(latest);
-
-      const end = () => {
-        unsubscribe();
-        streams.delete(res);
-        res.end();
-      };
-      streams.set(res, end);
-      request.raw.once('close', end);
+      stream.hold(unsubscribe);
     },
   );
 };

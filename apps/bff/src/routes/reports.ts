@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
+import type * as z from 'zod';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
 import {
   BuyerSalesReportSchema,
@@ -92,88 +93,81 @@ function sendCsv(reply: FastifyReply, name: string, query: ReportQuery, text: st
     .send(text);
 }
 
+/** One report route: `/admin/reports/{name}`, its documentation, its response schema, its query and its CSV. */
+interface ReportRoute<Report> {
+  name: string;
+  summary: string;
+  description: string;
+  schema: z.ZodType<Report>;
+  read: (db: Kysely<Database>, query: ReportQuery, timeZone: string) => Promise<Report>;
+  csv: (report: Report) => string;
+}
+
+/** Keeps each entry's report type whole while the table holds entries of different reports. */
+function report<Report>(route: ReportRoute<Report>): ReportRoute<unknown> {
+  return route as ReportRoute<unknown>;
+}
+
+const REPORTS: ReadonlyArray<ReportRoute<unknown>> = [
+  report({
+    name: 'funnel',
+    summary: 'The funnel: leads reaching and completing each step, drop-off, and outcomes',
+    description:
+      'Over the leads created between `from` and `to` (calendar days in the business time zone, `to` ' +
+      'included, at most 366 days), optionally for one affiliate, `utm_source` or source. `format=csv` ' +
+      'answers the step table as CSV.',
+    schema: FunnelReportSchema,
+    read: funnelReport,
+    csv: funnelCsv,
+  }),
+  report({
+    name: 'sales',
+    summary: 'Sales by affiliate and day: submitted, sold rate, median and p90 time to decision',
+    description:
+      'Rows ordered by day, then affiliate (null: leads without one). Same filters as the funnel report; ' +
+      '`format=csv` answers CSV.',
+    schema: SalesReportSchema,
+    read: salesReport,
+    csv: salesCsv,
+  }),
+  report({
+    name: 'buyers',
+    summary: 'Sales by buyer: waterfall attempts, accept rate, revenue, average price and timeouts',
+    description:
+      'Over the waterfall attempts of the leads created in the range, one row per buyer, by revenue. ' +
+      '`attempts` leaves out attempts a full cap kept from the buyer (`capped`). Same filters as the ' +
+      'funnel report; `format=csv` answers CSV.',
+    schema: BuyerSalesReportSchema,
+    read: buyerSalesReport,
+    csv: buyersCsv,
+  }),
+];
+
 /** Operator reports over the system of record: the funnel, sales by affiliate and day, sales by buyer; JSON or CSV. */
 const reportRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, options) => {
   app.addHook('onRequest', app.requireOperator);
 
-  app.get(
-    '/admin/reports/funnel',
-    {
-      schema: {
-        summary: 'The funnel: leads reaching and completing each step, drop-off, and outcomes',
-        description:
-          'Over the leads created between `from` and `to` (calendar days in the business time zone, `to` ' +
-          'included, at most 366 days), optionally for one affiliate, `utm_source` or source. `format=csv` ' +
-          'answers the step table as CSV.',
-        tags: ['admin'],
-        security,
-        querystring: ReportQuerySchema,
-        response: { 200: FunnelReportSchema, 400: ApiErrorSchema, 401: ApiErrorSchema, 503: ApiErrorSchema },
-      },
-    },
-    async (request, reply) => {
-      const report = await readSystemOfRecord(options.db, 'The reports', request.log, (db) =>
-        funnelReport(db, request.query, options.timeZone),
-      );
-      return request.query.format === 'csv'
-        ? sendCsv(reply, 'funnel', request.query, funnelCsv(report))
-        : report;
-    },
-  );
-
-  app.get(
-    '/admin/reports/sales',
-    {
-      schema: {
-        summary: 'Sales by affiliate and day: submitted, sold rate, median and p90 time to decision',
-        description:
-          'Rows ordered by day, then affiliate (null: leads without one). Same filters as the funnel report; ' +
-          '`format=csv` answers CSV.',
-        tags: ['admin'],
-        security,
-        querystring: ReportQuerySchema,
-        response: { 200: SalesReportSchema, 400: ApiErrorSchema, 401: ApiErrorSchema, 503: ApiErrorSchema },
-      },
-    },
-    async (request, reply) => {
-      const report = await readSystemOfRecord(options.db, 'The reports', request.log, (db) =>
-        salesReport(db, request.query, options.timeZone),
-      );
-      return request.query.format === 'csv'
-        ? sendCsv(reply, 'sales', request.query, salesCsv(report))
-        : report;
-    },
-  );
-
-  app.get(
-    '/admin/reports/buyers',
-    {
-      schema: {
-        summary: 'Sales by buyer: waterfall attempts, accept rate, revenue, average price and timeouts',
-        description:
-          'Over the waterfall attempts of the leads created in the range, one row per buyer, by revenue. ' +
-          '`attempts` leaves out attempts a full cap kept from the buyer (`capped`). Same filters as the ' +
-          'funnel report; `format=csv` answers CSV.',
-        tags: ['admin'],
-        security,
-        querystring: ReportQuerySchema,
-        response: {
-          200: BuyerSalesReportSchema,
-          400: ApiErrorSchema,
-          401: ApiErrorSchema,
-          503: ApiErrorSchema,
+  for (const { name, summary, description, schema, read, csv } of REPORTS) {
+    app.get(
+      `/admin/reports/${name}`,
+      {
+        schema: {
+          summary,
+          description,
+          tags: ['admin'],
+          security,
+          querystring: ReportQuerySchema,
+          response: { 200: schema, 400: ApiErrorSchema, 401: ApiErrorSchema, 503: ApiErrorSchema },
         },
       },
-    },
-    async (request, reply) => {
-      const report = await readSystemOfRecord(options.db, 'The reports', request.log, (db) =>
-        buyerSalesReport(db, request.query, options.timeZone),
-      );
-      return request.query.format === 'csv'
-        ? sendCsv(reply, 'buyers', request.query, buyersCsv(report))
-        : report;
-    },
-  );
+      async (request, reply) => {
+        const report = await readSystemOfRecord(options.db, 'The reports', request.log, (db) =>
+          read(db, request.query, options.timeZone),
+        );
+        return request.query.format === 'csv' ? sendCsv(reply, name, request.query, csv(report)) : report;
+      },
+    );
+  }
 };
 
 export default reportRoutes;
