@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { parseEnv } from '@funnel/server-runtime/parse-env';
+import { boolish, LogLevelSchema } from '@funnel/server-runtime/env-fields';
 import { SandboxConfigSchema, type OutcomeConfig, type SandboxConfig } from './sandbox-config.js';
 
 /** Environment variable of each outcome setting; unset ones take the default of `DEFAULT_OUTCOME_CONFIG`. */
@@ -24,17 +25,13 @@ export const OUTCOME_ENV_KEYS = {
 } as const satisfies Record<keyof OutcomeConfig, `SANDBOX_${string}`>;
 
 const number = z.coerce.number().optional();
-const boolish = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1')
-  .optional();
 
 const EnvSchema = z.object({
   SANDBOX_HOST: z.string().min(1).default('127.0.0.1'),
   SANDBOX_PORT: z.coerce.number().int().min(0).max(65_535).default(4010),
   /** Defaults to http://127.0.0.1:{SANDBOX_PORT}. */
   SANDBOX_PUBLIC_URL: z.string().optional(),
-  SANDBOX_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SANDBOX_LOG_LEVEL: LogLevelSchema.default('info'),
   SANDBOX_MAX_LEADS: number,
   /** A JSON file `{ "buyers": [...] }` of simulated buyers served under /buyers/{id} (issue 13). */
   SANDBOX_BUYERS_FILE: z.string().min(1).optional(),
@@ -50,8 +47,8 @@ const EnvSchema = z.object({
   SANDBOX_FAULT_RESET_RATE: number,
   SANDBOX_FAULT_MALFORMED_RATE: number,
   SANDBOX_TIMEOUT_HOLD_MS: number,
-  SANDBOX_SOLD_REDIRECT: boolish,
-  SANDBOX_REJECT_REDIRECT: boolish,
+  SANDBOX_SOLD_REDIRECT: boolish.optional(),
+  SANDBOX_REJECT_REDIRECT: boolish.optional(),
   SANDBOX_TEST_PENDING_MS: number,
   SANDBOX_TEST_PENDING_PINGS: number,
 });
