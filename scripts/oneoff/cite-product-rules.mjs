@@ -137,6 +137,13 @@ if (unmatched.length > 0) {
   console.error(`No section for these citations (add a row to SECTIONS):\n  ${unmatched.join('\n  ')}`);
   process.exit(1);
 }
-if (!check) for (const [file, text] of rewrites) writeFileSync(path.join(root, file), text);
+if (!check && rewrites.size > 0) {
+  for (const [file, text] of rewrites) writeFileSync(path.join(root, file), text);
+  // A longer citation inside a string (a test's name) can push a line past the print width.
+  execFileSync('npx', ['prettier', '--write', '--log-level=warn', ...rewrites.keys()], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
 console.log(changes.join('\n'));
 console.log(`${changes.length} citation(s) ${check ? 'to rewrite' : 'rewritten'}.`);
