@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import boundaries from './eslint-rules/boundaries.js';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '.data/**', 'screenshots/**'] },
@@ -34,5 +35,58 @@ export default tseslint.config(
   {
     files: ['**/scripts/**', '**/e2e/**', '**/bench/**', '.ci/**'],
     rules: { 'no-console': 'off' },
+  },
+
+  // ── Boundaries STYLE.md states, checked by machine (issue 24). Kept as one block for easy merging. ──
+  // Config comes from each app's env.ts (STYLE.md convention 6): nothing else reads process.env.
+  {
+    files: ['**/*.{ts,tsx,js,mjs,cjs,mts,cts}'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message:
+            "Read configuration in the app's env.ts (parsed once with zod) and pass it in; see STYLE.md 6.",
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        ...['process', 'node:process'].map((name) => ({
+          name,
+          importNames: ['env'],
+          message:
+            "Read configuration in the app's env.ts (parsed once with zod) and pass it in; see STYLE.md 6.",
+        })),
+      ],
+    },
+  },
+  {
+    // Where reading process.env is the point:
+    files: [
+      '**/env.ts', // each app's and package's one parser of the environment
+      'scripts/**', // command-line tools: they build the environment the apps they start read
+      '.ci/**', // the CI driver, likewise
+      'bench/**', // benchmarks start apps as processes and hand them their environment
+      '**/e2e/**', // browser tests start the built apps the same way
+      '**/test/**', // integration tests read the services vitest's global setup found (REDIS_URL, …)
+      '**/*.test.{ts,tsx}', // unit tests beside the code, likewise (REFERENCE_DATA_DIR)
+      'packages/testing/**', // that global setup itself, which finds the services and publishes them in env
+      '**/*.config.{ts,js,mjs}', // tool configs (vitest, vite) run inside the tool, never in an app
+    ],
+    rules: { 'no-restricted-properties': 'off', 'no-restricted-imports': 'off' },
+  },
+  // Apps never import each other, nor does a package import an app (STYLE.md convention 2).
+  {
+    files: ['apps/**/*.{ts,tsx,js,mjs}', 'packages/**/*.{ts,tsx,js,mjs}'],
+    plugins: { boundaries },
+    rules: { 'boundaries/no-cross-app-imports': 'error' },
+  },
+  // One web feature never imports another (bulletproof-react; STYLE.md): shared code lives above features/.
+  {
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    rules: { 'boundaries/no-cross-feature-imports': 'error' },
   },
 );

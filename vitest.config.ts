@@ -9,7 +9,12 @@ import { sourceResolution } from './vitest.shared.js';
 export default defineConfig({
   ...sourceResolution,
   test: {
-    projects: ['packages/*/vitest.config.ts', 'apps/*/vitest.config.ts', 'scripts/vitest.config.ts'],
+    projects: [
+      'packages/*/vitest.config.ts',
+      'apps/*/vitest.config.ts',
+      'infra/vitest.config.ts',
+      'scripts/vitest.config.ts',
+    ],
     globalSetup: ['packages/testing/src/services-global-setup.ts'],
   },
 });

@@ -9,3 +9,18 @@ export const sourceResolution: Pick<UserConfig, 'resolve' | 'ssr'> = {
   resolve: { conditions: ['source', ...defaultClientConditions] },
   ssr: { resolve: { conditions: ['source', ...defaultServerConditions], externalConditions: ['source'] } },
 };
+
+/**
+ * `sourceResolution` for server code that loads prom-client: without the `module` condition, because Node itself
+ * loads external packages with these, and under `module` prom-client's @opentelemetry/api import would load an
+ * ESM build Node cannot resolve.
+ */
+export const serverSourceResolution: Pick<UserConfig, 'resolve' | 'ssr'> = {
+  ...sourceResolution,
+  ssr: {
+    resolve: {
+      conditions: ['source', ...defaultServerConditions.filter((c) => c !== 'module')],
+      externalConditions: ['source'],
+    },
+  },
+};

@@ -1,4 +1,4 @@
-// `npm test`: every check the project has, in order of cost: types, lint and format, unit and integration
+// `npm test`: every check the project has, in order of cost: types, lint and format, unused code (knip), unit and integration
 // tests (vitest, real Redis), the shortened fault suite, then browser tests (playwright-core + the machine's Chromium) against the built apps.
 // First it finds the browser (stopping at once without one) and the test services (scripts/services.mjs, one line
 // says which); last it checks that no process it started is still running.
@@ -72,6 +72,8 @@ env.TEST_DATABASE_URL = services.databaseUrl;
 
 if (!step('Type check', 'npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only'])) finish(false);
 if (!step('Lint and format', 'npm', ['run', 'lint', '--silent'])) finish(false);
+// Files, exports and dependencies nothing uses (knip.ts says what it ignores and why).
+if (!step('Unused files, exports and dependencies (knip)', 'npx', ['knip', '--no-progress'])) finish(false);
 
 const vitestReport = path.join(reportDir, 'vitest.json');
 const unitOk = step('Unit and integration tests (vitest, real Redis)', 'npx', [

@@ -1,25 +1,20 @@
 import * as z from 'zod';
 import { parseEnv } from '@funnel/server-runtime/parse-env';
-import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
-import { PartnerApiKeysSchema, PartnerWebhookSecretsSchema } from '@funnel/lead-store/partner-config';
+import {
+  boolish,
+  commaList,
+  refuseInsecureWebhooksInProduction,
+  serverEnvFields,
+  splitCommaList,
+} from '@funnel/server-runtime/env-fields';
+import { leadStoreEnvFields } from '@funnel/lead-store/env-fields';
+import { PartnerApiKeysSchema } from '@funnel/lead-store/partner-config';
 import {
   BrandPhoneSchema,
   MailingAddressSchema,
   REQUIRED_BRAND_SETTINGS,
   SocialLinksSchema,
 } from './brand/brand-links.js';
-
-const commaList = z
-  .string()
-  .transform((s) =>
-    s
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.string()).min(1));
-
-const boolish = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /** Fictitious partner names, shown until an operator configures the real ones with PARTNER_NAMES. */
 const DEFAULT_PARTNER_NAMES = [
@@ -36,14 +31,7 @@ const DEFAULT_PARTNER_NAMES = [
  */
 const trustProxy = z.union([
   boolish,
-  z
-    .string()
-    .transform((s) =>
-      s
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean),
-    )
+  commaList
     .pipe(
       z
         .array(
@@ -61,36 +49,25 @@ const partnerNames = z
   .string()
   .optional()
   .transform((value) => {
-    const names = (value ?? '')
-      .split(',')
-      .map((name) => name.trim())
-      .filter(Boolean);
+    const names = splitCommaList(value ?? '');
     return names.length > 0 ? names : DEFAULT_PARTNER_NAMES;
   });
 
-/** An optional URL where empty means unset, as compose passes an unset variable. */
 export const EnvSchema = z
   .object({
-    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    ...serverEnvFields,
     HOST: z.string().default('0.0.0.0'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: trustProxy.default(false),
-    REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
-    REDIS_KEY_PREFIX: z.string().min(1).default('funnel:'),
     REFERENCE_DATA_DIR: z.string().optional(),
-    FIELD_ENCRYPTION_KEYS: EncryptionKeysSchema,
-    COOKIE_SECRETS: commaList.pipe(z.array(z.string().min(32, 'each cookie secret needs 32+ characters'))),
+    ...leadStoreEnvFields,
+    COOKIE_SECRETS: commaList.pipe(
+      z.array(z.string().min(32, 'each cookie secret needs 32+ characters')).min(1),
+    ),
     COOKIE_SECURE: boolish.default(true),
     /** bull-board at /admin/queues lets operators retry, remove and pause jobs only when true. */
     ADMIN_QUEUES_WRITABLE: boolish.default(false),
-    SUPPRESSION_HASH_SECRET: z.string().min(32, 'the suppression hash secret needs 32+ characters'),
     LEAD_TTL_DAYS: z.coerce.number().positive().default(30),
-    /**
-     * The system of record (PostgreSQL). Set, the BFF records lead events (drained by the worker) and answers the
-     * operator reports; unset, neither.
-     */
-    DATABASE_URL: z.string().url().optional(),
     /**
      * A borrower (same SSN, or same email and birth date) submitted again within this many days is not posted;
      * 0 turns duplicate detection off (load tests and browser tests that submit one fictitious borrower often).
@@ -110,8 +87,6 @@ export const EnvSchema = z
     SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(15_000),
     /** Bearer token of the operator endpoints (/api/v1/admin/*); unset, they answer 401 to everyone. */
     ADMIN_API_TOKEN: z.string().min(32, 'the admin API token needs 32+ characters').optional(),
-    /** How long consent evidence is kept after submission (5 years by default, past any lead's purge). */
-    CONSENT_RETENTION_DAYS: z.coerce.number().positive().default(1826),
     /** Version of the partner list shown; unset, a hash of PARTNER_NAMES (bump it when the partner source changes). */
     PARTNER_LIST_VERSION: z.string().max(64).optional(),
     /** Load the TrustedForm certification script on the consent pages (and allow its hosts in the CSP). */
@@ -124,10 +99,6 @@ export const EnvSchema = z
       .optional(),
     /** Partner API keys (hashed): `partnerId:affiliateId:sha256hex:ratePerMinute`, comma-separated. */
     PARTNER_API_KEYS: PartnerApiKeysSchema,
-    /** `partnerId:secret`, comma-separated; the BFF only needs to know who may ask for webhooks. */
-    PARTNER_WEBHOOK_SECRETS: PartnerWebhookSecretsSchema,
-    /** Accept http:// webhook addresses (local runs and tests); refused in production. */
-    PARTNER_WEBHOOK_INSECURE: boolish.default(false),
     /**
      * How borrowers reach the business (Contact Us, the privacy policy). Required in production; elsewhere,
      * unset, the site shows sample details and says so.
@@ -155,15 +126,7 @@ export const EnvSchema = z
       }
     }
   })
-  .superRefine((env, ctx) => {
-    if (env.NODE_ENV === 'production' && env.PARTNER_WEBHOOK_INSECURE) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['PARTNER_WEBHOOK_INSECURE'],
-        message: 'production webhooks are https only',
-      });
-    }
-  })
+  .superRefine(refuseInsecureWebhooksInProduction)
   .superRefine((env, ctx) => {
     if (env.JORNAYA_ENABLED && !env.JORNAYA_CAMPAIGN_ID) {
       ctx.addIssue({

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { parseEnv } from '@funnel/server-runtime/parse-env';
+import { boolish, LogLevelSchema, serverEnvFields } from '@funnel/server-runtime/env-fields';
 import { SandboxConfigSchema, type OutcomeConfig, type SandboxConfig } from './sandbox-config.js';
 
 /** Environment variable of each outcome setting; unset ones take the default of `DEFAULT_OUTCOME_CONFIG`. */
@@ -24,10 +25,6 @@ export const OUTCOME_ENV_KEYS = {
 } as const satisfies Record<keyof OutcomeConfig, `SANDBOX_${string}`>;
 
 const number = z.coerce.number().optional();
-const boolish = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1')
-  .optional();
 
 const EnvSchema = z.object({
   SANDBOX_HOST: z.string().min(1).default('127.0.0.1'),
@@ -35,8 +32,8 @@ const EnvSchema = z.object({
   /** Defaults to http://127.0.0.1:{SANDBOX_PORT}. */
   SANDBOX_PUBLIC_URL: z.string().optional(),
   /** `development` (the default) pretty-prints logs at a terminal; anything else keeps JSON lines. */
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  SANDBOX_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: serverEnvFields.NODE_ENV,
+  SANDBOX_LOG_LEVEL: LogLevelSchema.default('info'),
   SANDBOX_MAX_LEADS: number,
   /** A JSON file `{ "buyers": [...] }` of simulated buyers served under /buyers/{id} (issue 13). */
   SANDBOX_BUYERS_FILE: z.string().min(1).optional(),
@@ -52,8 +49,8 @@ const EnvSchema = z.object({
   SANDBOX_FAULT_RESET_RATE: number,
   SANDBOX_FAULT_MALFORMED_RATE: number,
   SANDBOX_TIMEOUT_HOLD_MS: number,
-  SANDBOX_SOLD_REDIRECT: boolish,
-  SANDBOX_REJECT_REDIRECT: boolish,
+  SANDBOX_SOLD_REDIRECT: boolish.optional(),
+  SANDBOX_REJECT_REDIRECT: boolish.optional(),
   SANDBOX_TEST_PENDING_MS: number,
   SANDBOX_TEST_PENDING_PINGS: number,
 });

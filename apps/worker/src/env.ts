@@ -1,7 +1,11 @@
 import * as z from 'zod';
 import { parseEnv } from '@funnel/server-runtime/parse-env';
-import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
-import { PartnerWebhookSecretsSchema } from '@funnel/lead-store/partner-config';
+import {
+  commaList,
+  refuseInsecureWebhooksInProduction,
+  serverEnvFields,
+} from '@funnel/server-runtime/env-fields';
+import { leadStoreEnvFields } from '@funnel/lead-store/env-fields';
 import { readFileSync } from 'node:fs';
 import { AffiliatePostbacksSchema } from '@funnel/contracts/postbacks';
 import { BuyersFileSchema, type BuyersFile } from '@funnel/contracts/buyers';
@@ -16,20 +20,12 @@ const jsonText = z.string().transform((text, ctx) => {
   }
 });
 
-const hostList = z.string().transform((s) =>
-  s
-    .split(',')
-    .map((p) => p.trim().toLowerCase())
-    .filter(Boolean),
-);
+const hostList = commaList.transform((hosts) => hosts.map((host) => host.toLowerCase()));
 
 export const EnvSchema = z
   .object({
-    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
-    REDIS_KEY_PREFIX: z.string().min(1).default('funnel:'),
-    FIELD_ENCRYPTION_KEYS: EncryptionKeysSchema,
+    ...serverEnvFields,
+    ...leadStoreEnvFields,
     LENDER_NETWORK_URL: z.string().url().default('http://127.0.0.1:4010'),
     /** Sent as a bearer token when set. */
     LENDER_NETWORK_API_KEY: z.string().optional(),
@@ -64,21 +60,12 @@ export const EnvSchema = z
     BUYERS_FILE: z.string().min(1).optional(),
     /** Where the worker's /healthz, /readyz and /metrics listen (0: a free port, logged at start). */
     WORKER_METRICS_PORT: z.coerce.number().int().nonnegative().default(9464),
-    /** The BFF's suppression-list key: the worker checks opt-outs before any mailing-list sync or cross-sell. */
-    SUPPRESSION_HASH_SECRET: z.string().min(32, 'the suppression hash secret needs 32+ characters'),
     /** Brevo API v3 key; unset, mailing-list sync jobs are skipped. */
     BREVO_API_KEY: z.string().optional(),
     BREVO_API_URL: z.url().default('https://api.brevo.com/v3'),
     /** Comma-separated Brevo list ids every synced contact joins. */
-    BREVO_LIST_IDS: z
-      .string()
-      .transform((s) =>
-        s
-          .split(',')
-          .map((part) => part.trim())
-          .filter(Boolean)
-          .map(Number),
-      )
+    BREVO_LIST_IDS: commaList
+      .transform((ids) => ids.map(Number))
       .pipe(z.array(z.number().int().positive()))
       .default([]),
     /** Where cross-sell records are POSTed; unset, forwarding is skipped. */
@@ -91,28 +78,14 @@ export const EnvSchema = z
     TRUSTEDFORM_CERT_ORIGIN: z.url().default('https://cert.trustedform.com'),
     /** Hours after the final outcome before SSN, bank and licence numbers are purged. */
     SENSITIVE_PURGE_GRACE_HOURS: z.coerce.number().nonnegative().default(24),
-    /** `partnerId:secret`, comma-separated: the keys partner webhooks are signed with. */
-    PARTNER_WEBHOOK_SECRETS: PartnerWebhookSecretsSchema,
     /**
      * Affiliate conversion postbacks, as JSON `{ "<affiliate id>": { "url", "events"?, "payout"? } }`
      * (README, "Affiliate postbacks"); `AFFILIATE_POSTBACKS_FILE` names a file holding the same instead.
      */
     AFFILIATE_POSTBACKS: jsonText.pipe(AffiliatePostbacksSchema).optional(),
     AFFILIATE_POSTBACKS_FILE: z.string().min(1).optional(),
-    /**
-     * The system of record (PostgreSQL). Set, the worker applies its migrations at start, drains lead events into
-     * it and records each final outcome; unset, none of that runs.
-     */
-    DATABASE_URL: z.string().url().optional(),
-    /** How long the consent archive keeps a record after the consent (5 years by default), as the BFF's. */
-    CONSENT_RETENTION_DAYS: z.coerce.number().positive().default(1826),
     /** How long each lead's postback attempts stay readable by operators. */
     POSTBACK_LOG_DAYS: z.coerce.number().positive().default(90),
-    /** Deliver webhooks to loopback and private addresses (local runs and tests); refused in production. */
-    PARTNER_WEBHOOK_INSECURE: z
-      .enum(['true', 'false', '1', '0'])
-      .transform((v) => v === 'true' || v === '1')
-      .default(false),
   })
   .transform((env, ctx) => {
     let postbacks = env.AFFILIATE_POSTBACKS ?? {};
@@ -155,13 +128,7 @@ export const EnvSchema = z
         });
       }
     }
-    if (env.NODE_ENV === 'production' && env.PARTNER_WEBHOOK_INSECURE) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['PARTNER_WEBHOOK_INSECURE'],
-        message: 'production webhooks go to public addresses only',
-      });
-    }
+    refuseInsecureWebhooksInProduction(env, ctx);
     if (env.BREVO_API_KEY && env.BREVO_LIST_IDS.length === 0) {
       ctx.addIssue({
         code: 'custom',

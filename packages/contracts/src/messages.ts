@@ -59,8 +59,6 @@ export const EMAIL_REQUIRED = 'Email is required!';
 export const EMAIL_INVALID = 'Invalid email address';
 export const PHONE_REQUIRED = 'Phone number is required!';
 export const PHONE_INVALID = 'The phone number is not correct!';
-/** The observed system's answer to a phone number its server refused. */
-export const PHONE_REJECTED = 'Phone number is invalid!';
 
 // Date of birth.
 
@@ -86,11 +84,6 @@ export const JOB_TITLE_REQUIRED = 'Job title is required!';
 export const WORK_PHONE_LENGTH = 'Phone number must be exactly 10 digits';
 export const WORK_PHONE_SAME_AS_PERSONAL =
   'Company phone number must not be the same as personal phone number!';
-/**
- * The observed system compared the work phone with a separate home number too. Our lead keeps one personal
- * number (`phone`), so `WORK_PHONE_SAME_AS_PERSONAL` is the message in use; this one stays for a future home number.
- */
-export const WORK_PHONE_SAME_AS_HOME = 'Company phone number must not be the same as home phone number!';
 /** decisions.md replaces the observed 'Please select a date after 30 days from now!', which said the opposite. */
 export const PAY_DATE_OUT_OF_WINDOW = 'Please select a date within the next 30 days';
 /** decisions.md: a date inside the window on a weekend or Federal Reserve holiday, when no pay arrives. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
+import { splitCommaList } from '@funnel/server-runtime/env-fields';
 
 /**
  * The configuration of partner (integrator) API keys and webhook secrets, parsed the same way by the BFF (which
@@ -24,13 +25,6 @@ const AFFILIATE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const SHA256_HEX = /^[a-f0-9]{64}$/;
 const MIN_SECRET_LENGTH = 32;
 
-function entries(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-}
-
 /** SHA-256 of a presented API key, as configured in `PARTNER_API_KEYS`. */
 export function hashPartnerApiKey(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
@@ -47,7 +41,7 @@ export const PartnerApiKeysSchema = z
   .transform((value, ctx): PartnerApiKey[] => {
     const keys: PartnerApiKey[] = [];
     const seen = new Set<string>();
-    entries(value).forEach((entry, index) => {
+    splitCommaList(value ?? '').forEach((entry, index) => {
       const [partnerId = '', affiliateId = '', hash = '', rate = '', ...rest] = entry.split(':');
       const problem =
         rest.length > 0 || !PARTNER_ID.test(partnerId)
@@ -97,7 +91,7 @@ export const PartnerWebhookSecretsSchema = z
   .optional()
   .transform((value, ctx): ReadonlyMap<string, readonly string[]> => {
     const secrets = new Map<string, string[]>();
-    entries(value).forEach((entry, index) => {
+    splitCommaList(value ?? '').forEach((entry, index) => {
       const separator = entry.indexOf(':');
       const partnerId = entry.slice(0, Math.max(0, separator));
       const secret = entry.slice(separator + 1);

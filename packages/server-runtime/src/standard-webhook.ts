@@ -9,9 +9,9 @@
  */
 import { Webhook } from 'standardwebhooks';
 
-export const WEBHOOK_ID_HEADER = 'webhook-id';
-export const WEBHOOK_TIMESTAMP_HEADER = 'webhook-timestamp';
-export const WEBHOOK_SIGNATURE_HEADER_STANDARD = 'webhook-signature';
+const WEBHOOK_ID_HEADER = 'webhook-id';
+const WEBHOOK_TIMESTAMP_HEADER = 'webhook-timestamp';
+const WEBHOOK_SIGNATURE_HEADER_STANDARD = 'webhook-signature';
 
 /**
  * The three Standard Webhooks headers for `body`, event `id`, sent at `timestamp` (unix seconds), signed with

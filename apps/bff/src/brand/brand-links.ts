@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { splitCommaList } from '@funnel/server-runtime/env-fields';
 import {
   SAMPLE_CONTACT,
   SOCIAL_NETWORKS,
@@ -43,10 +44,7 @@ const HttpsSocialLinkSchema = SocialLinkSchema.extend({ url: z.url({ protocol: /
 /** Social profiles as `network=https://…`, comma-separated; networks: facebook, x, instagram, linkedin, youtube. */
 export const SocialLinksSchema = z.string().transform((text, ctx) => {
   const links: SocialLink[] = [];
-  for (const entry of text
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)) {
+  for (const entry of splitCommaList(text)) {
     const at = entry.indexOf('=');
     const parsed = HttpsSocialLinkSchema.safeParse({ network: entry.slice(0, at), url: entry.slice(at + 1) });
     if (at < 1 || !parsed.success) {

@@ -2,16 +2,16 @@
  * The operator's view names only series the apps export: every metric in the Grafana dashboards and in the
  * Prometheus alert rules is one the BFF or the worker registers, and every `funnel_*` series they export is on
  * the dashboard (README, "Dashboards"). A renamed metric would otherwise leave a blank panel or an alert that
- * never fires.
+ * never fires. It lives beside the infra files it checks, not in either app: apps never import each other.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { BffMetrics } from '../src/plugins/metrics.js';
-import { WorkerMetrics } from '../../worker/src/metrics.js';
+import { BffMetrics } from '../../apps/bff/src/plugins/metrics.js';
+import { WorkerMetrics } from '../../apps/worker/src/metrics.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const dashboardsDir = path.join(root, 'infra/grafana/dashboards');
 const alertRules = readFileSync(path.join(root, 'infra/prometheus/alerts.yml'), 'utf8');
 
