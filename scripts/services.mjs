@@ -170,7 +170,7 @@ export async function findRedis({
         stop: () => container.stop().then(nothing),
       };
     } catch (error) {
-      throw new Error(`${NO_REDIS_MESSAGE}\n  (testcontainers: ${firstLine(error)})`);
+      throw new Error(`${NO_REDIS_MESSAGE}\n  (testcontainers: ${firstLine(error)})`, { cause: error });
     }
   }
   throw new Error(NO_REDIS_MESSAGE);
