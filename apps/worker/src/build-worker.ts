@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { JOBS } from '@funnel/contracts/jobs';
-import { DiskErasure, ERASURE_COMPACTION_QUEUE } from '@funnel/lead-store/disk-erasure';
+import { ERASURE_COMPACTION_QUEUE } from '@funnel/lead-store/disk-erasure';
 import { EventOutbox } from '@funnel/lead-store/event-outbox';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { LeadStore } from '@funnel/lead-store/lead-store';
@@ -11,18 +11,16 @@ import { watchRedis } from '@funnel/server-runtime/redis-watch';
 import { createBuyerAdapter } from './buyers/create-buyer-adapter.js';
 import { LenderClient } from './buyers/lender-client.js';
 import type { Env } from './env.js';
-import { createAffiliatePostbackNotifier } from './final-outcome/affiliate-postback-notifier.js';
+import { startErasureCompaction } from './erasure-compaction.js';
+import { createOnFinalOutcome } from './final-outcome/on-final-outcome.js';
 import { createAffiliatePostbackProcessor } from './final-outcome/affiliate-postback-processor.js';
-import { createFinalOutcomeFollowUps } from './final-outcome/final-outcome-follow-ups.js';
-import { createOutcomeRecorder } from './final-outcome/outcome-events.js';
-import { createPartnerWebhookNotifier } from './final-outcome/partner-webhook-notifier.js';
 import { createWebhookDeliveryProcessor } from './final-outcome/webhook-delivery-processor.js';
 import { WebhookSender } from './final-outcome/webhook-sender.js';
 import { createFollowUpWorkers } from './follow-ups/follow-up-workers.js';
 import { OutboundHttp } from './follow-ups/outbound-http.js';
 import { WorkerMetrics, startHealthServer } from './metrics.js';
 import { createReconciler } from './reconciler/reconciler.js';
-import { startReconcilerWorker, startScheduledPass } from './scheduled-pass.js';
+import { startReconcilerWorker } from './scheduled-pass.js';
 import { PollSchedule } from './submission/poll-schedule.js';
 import { createSubmitLeadProcessor, settleFailedSubmission } from './submission/submit-lead-processor.js';
 import { startSystemOfRecord } from './system-of-record/system-of-record.js';
@@ -78,7 +76,6 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
   // One warning when Redis goes away and one when it is back, not a line per reconnection attempt.
   const redisWatch = watchRedis(connection, logger, 'worker', (up) => metrics.redisUp.set(up ? 1 : 0));
   const consumer = { connection, keyPrefix: env.REDIS_KEY_PREFIX, redisWatch, logger };
-  const jobOptions = options.jobOptions ? { jobOptions: options.jobOptions } : {};
 
   const cipher = new FieldCipher(env.FIELD_ENCRYPTION_KEYS);
   const store = new LeadStore(connection, cipher, {
@@ -161,32 +158,18 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
       }
     : undefined;
 
-  // What a final outcome queues: the partner's webhook, the affiliate's postback, the outcome event, and the
-  // purge (and for a sale the certificate retain).
-  const notifyPartner = createPartnerWebhookNotifier({ store, queues, ...jobOptions });
-  const notifyAffiliate = createAffiliatePostbackNotifier({
+  const onFinalOutcome = createOnFinalOutcome({
     store,
     queues,
     postbacks: env.AFFILIATE_POSTBACKS,
-    ...jobOptions,
-  });
-  const recordOutcome = systemOfRecord ? createOutcomeRecorder({ store, events: eventOutbox }) : undefined;
-  const scheduleFinalOutcomeFollowUps = createFinalOutcomeFollowUps({
-    store,
-    queues,
+    events: systemOfRecord ? eventOutbox : undefined,
     purgeGraceMs: env.SENSITIVE_PURGE_GRACE_HOURS * HOUR_MS,
     retainCertificates: trustedForm !== undefined,
-    ...jobOptions,
-  });
-  const onFinalOutcome = async (leadId: string) => {
+    jobOptions: options.jobOptions,
     // A lead ended by the reconciler or a failed job may leave an attempt in flight: its cap places go back.
-    await waterfall?.cursors.close(leadId);
-    await notifyPartner(leadId);
-    await notifyAffiliate(leadId);
-    await recordOutcome?.(leadId);
-    await scheduleFinalOutcomeFollowUps(leadId);
-    await options.alsoOnFinalOutcome?.(leadId);
-  };
+    before: waterfall ? (leadId) => waterfall.cursors.close(leadId) : undefined,
+    after: options.alsoOnFinalOutcome,
+  });
 
   const polls = new PollSchedule();
   const submitLead = {
@@ -363,38 +346,4 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
       await connection.quit();
     },
   };
-}
-
-/** Rewrites erased data out of Redis's AOF and RDB after deletion requests, one pass per interval (ADR 0014). */
-function startErasureCompaction(
-  env: Env,
-  {
-    connection,
-    queues,
-    metrics,
-    logger,
-  }: { connection: Redis; queues: JobQueues; metrics: WorkerMetrics; logger: Logger },
-) {
-  const diskErasure = new DiskErasure(connection, { keyPrefix: env.REDIS_KEY_PREFIX });
-  return startScheduledPass(
-    ERASURE_COMPACTION_QUEUE,
-    async () => {
-      const result = await diskErasure.compact();
-      if (result === 'idle') return result;
-      metrics.erasureCompactions.inc({ result });
-      const level =
-        result === 'rewritten' || result === 'no-persistence' || result === 'busy' ? 'info' : 'warn';
-      logger[level]({ result }, 'erasure compaction');
-      return result;
-    },
-    {
-      connection,
-      queues,
-      keyPrefix: env.REDIS_KEY_PREFIX,
-      everyMs: env.ERASURE_REWRITE_INTERVAL_MS,
-      logger,
-      // A rewrite of a large AOF may take minutes; the pass waits for it (and gives up after 10).
-      lockTtlMs: 11 * 60_000,
-    },
-  );
 }
