@@ -1,7 +1,7 @@
 import { Worker, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
+import { JOBS, queuePrefix, type JobOptions } from '@funnel/contracts/jobs';
 import type { QueueSource } from '@funnel/server-runtime/job-queue';
 import { evalScript } from '@funnel/lead-store/redis-script';
 
@@ -27,7 +27,7 @@ export interface ScheduledPassOptions {
 export async function startScheduledPass(
   name: string,
   pass: () => Promise<unknown>,
-  options: ScheduledPassOptions & { lockTtlMs: number; schedulerId?: string },
+  options: ScheduledPassOptions & { lockTtlMs: number; schedulerId?: string; jobOptions?: JobOptions },
 ): Promise<{ queue: Queue; worker: Worker }> {
   const prefix = queuePrefix(options.keyPrefix);
   const queue = options.queues.queue(name);
@@ -35,7 +35,7 @@ export async function startScheduledPass(
   await queue.upsertJobScheduler(
     schedulerId,
     { every: options.everyMs },
-    { name: schedulerId, opts: { removeOnComplete: 100, removeOnFail: 100 } },
+    { name: schedulerId, opts: options.jobOptions ?? { removeOnComplete: 100, removeOnFail: 100 } },
   );
   const lockKey = `${options.keyPrefix}${name}:lock`;
   const token = `${process.pid}:${Math.random()}`;
@@ -73,5 +73,6 @@ export async function startReconcilerWorker(
     ...options,
     lockTtlMs: LOCK_TTL_MS,
     schedulerId: JOBS.reconcile.jobId({}),
+    jobOptions: JOBS.reconcile.options,
   });
 }
