@@ -21,7 +21,8 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { BuyersFileSchema, type BuyersFile } from '@funnel/contracts/buyers';
 import { CONSENT_VERSION } from '@funnel/contracts/consent';
-import { JOBS, SUBMIT_LEAD_JOB_OPTIONS, queuePrefix } from '@funnel/contracts/jobs';
+import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
+import { enqueue } from '@funnel/server-runtime/job-queue';
 import { CREDIT_SCORE_VALUES, LOAN_AMOUNT_VALUES, MONTHLY_INCOME_VALUES } from '@funnel/contracts/options';
 import { SAMPLE_LEAD, SAMPLE_SUBMISSION_CONTEXT } from '@funnel/contracts/sample-lead';
 import { SandboxBuyersStatsSchema, type SandboxBuyerInput } from '@funnel/contracts/sandbox-buyers';
@@ -93,7 +94,7 @@ async function submitLeads(redis: Redis, keyPrefix: string, cipher: FieldCipher)
       { [META.consent]: JSON.stringify(consent) },
     );
     await store.setOutcome(id, { outcome: 'pending' });
-    await queue.add(JOBS.submitLead.name, { leadId: id }, { ...SUBMIT_LEAD_JOB_OPTIONS, jobId: id });
+    await enqueue(queue, JOBS.submitLead, { leadId: id });
     ids.push(id);
   }
   await queue.close();

@@ -15,7 +15,7 @@ import { migrate, openDatabase } from '@funnel/db/database';
 import { funnelReport } from '@funnel/db/reports';
 import { EventOutbox, eventId } from '@funnel/lead-store/event-outbox';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
-import { startEventDrainer } from '../apps/worker/src/event-drainer.js';
+import { startEventDrainer } from '../apps/worker/src/system-of-record/event-drainer.js';
 import { rounds, smoke } from './lib/bench-options.js';
 import { withServices } from './lib/processes.js';
 import { report } from './lib/report.js';

@@ -38,8 +38,8 @@ function seriesIn(text: string): Set<string> {
 
 async function exported(): Promise<Set<string>> {
   const bff = new BffMetrics(() => 0);
-  const worker = new WorkerMetrics(
-    [],
+  const worker = new WorkerMetrics([]);
+  worker.watchSystemOfRecord(
     async () => 0,
     async () => false,
   );

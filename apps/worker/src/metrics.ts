@@ -82,38 +82,8 @@ export class WorkerMetrics {
     registers: [this.registry],
   });
 
-  /**
-   * `eventBacklog`, when given, reads how many lead events wait in Redis for the system of record: the drain's
-   * lag, which grows while PostgreSQL is down and must come back to about zero. `postgresUp`, when given, asks
-   * whether PostgreSQL answers (the "PostgreSQL down" alert).
-   */
-  constructor(
-    queues: readonly Queue[],
-    eventBacklog?: () => Promise<number>,
-    postgresUp?: () => Promise<boolean>,
-  ) {
+  constructor(queues: readonly Queue[]) {
     collectDefaultMetrics({ register: this.registry });
-    if (postgresUp) {
-      new Gauge({
-        name: 'funnel_postgres_up',
-        help: '1 while the system of record (PostgreSQL) answers a query',
-        registers: [this.registry],
-        async collect() {
-          this.set((await postgresUp()) ? 1 : 0);
-        },
-      });
-    }
-    if (eventBacklog) {
-      new Gauge({
-        name: 'funnel_event_outbox_backlog',
-        help: 'Lead events waiting in Redis to be written to the system of record',
-        registers: [this.registry],
-        async collect() {
-          const backlog = await eventBacklog().catch(() => undefined);
-          if (backlog !== undefined) this.set(backlog);
-        },
-      });
-    }
     new Gauge({
       name: 'funnel_queue_jobs',
       help: 'Jobs per queue and state',
@@ -128,6 +98,31 @@ export class WorkerMetrics {
             for (const state of states) this.set({ queue: queue.name, state }, counts[state] ?? 0);
           }),
         );
+      },
+    });
+  }
+
+  /**
+   * With a system of record: `eventBacklog` reads how many lead events wait in Redis for it (the drain's lag,
+   * which grows while PostgreSQL is down and must come back to about zero), and `postgresUp` asks whether
+   * PostgreSQL answers (the "PostgreSQL down" alert).
+   */
+  watchSystemOfRecord(eventBacklog: () => Promise<number>, postgresUp: () => Promise<boolean>): void {
+    new Gauge({
+      name: 'funnel_postgres_up',
+      help: '1 while the system of record (PostgreSQL) answers a query',
+      registers: [this.registry],
+      async collect() {
+        this.set((await postgresUp()) ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'funnel_event_outbox_backlog',
+      help: 'Lead events waiting in Redis to be written to the system of record',
+      registers: [this.registry],
+      async collect() {
+        const backlog = await eventBacklog().catch(() => undefined);
+        if (backlog !== undefined) this.set(backlog);
       },
     });
   }

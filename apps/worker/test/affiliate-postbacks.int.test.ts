@@ -4,15 +4,14 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FOLLOW_UP_JOB_IDS, JOBS, queuePrefix } from '@funnel/contracts/jobs';
+import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
 import { AffiliatePostbacksSchema, type AffiliatePostbacks } from '@funnel/contracts/postbacks';
 import { SAMPLE_LEAD } from '@funnel/contracts/sample-lead';
 import { DUPLICATE_REASON } from '@funnel/contracts/lead-outcome';
-import {
-  createAffiliatePostbackNotifier,
-  createAffiliatePostbackWorker,
-} from '../src/affiliate-postbacks.js';
-import { WebhookSender } from '../src/webhook-sender.js';
+import { startQueueWorker } from '@funnel/server-runtime/job-queue';
+import { createAffiliatePostbackNotifier } from '../src/final-outcome/affiliate-postback-notifier.js';
+import { createAffiliatePostbackProcessor } from '../src/final-outcome/affiliate-postback-processor.js';
+import { WebhookSender } from '../src/final-outcome/webhook-sender.js';
 import { Pipeline, startSandbox } from './pipeline-fixture.js';
 
 /** An affiliate's postback endpoint: a real HTTP server recording every request URL, answering from a script. */
@@ -64,7 +63,7 @@ describe('affiliate postbacks', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let postbacks: AffiliatePostbacks;
   let postbackQueue: Queue;
-  let submission: ReturnType<Pipeline['startWorker']>;
+  let submission: Awaited<ReturnType<Pipeline['startWorker']>>;
   const sender = new WebhookSender({
     allowPrivateNetworks: true,
     connectTimeoutMs: 1000,
@@ -74,19 +73,22 @@ describe('affiliate postbacks', () => {
   let notifyAffiliate: (leadId: string) => Promise<void>;
 
   function startPostbackWorker() {
-    return createAffiliatePostbackWorker(
-      {
+    const logger = pino({ level: 'silent' });
+    return startQueueWorker(
+      JOBS.affiliatePostback,
+      createAffiliatePostbackProcessor({
         store: pipeline.store,
         postbacks,
         sender,
         logTtlMs: 3600_000,
         now: Date.now,
-        logger: pino({ level: 'silent' }),
-      },
+        logger,
+      }),
       {
         connection: new Redis(pipeline.redisUrl, { maxRetriesPerRequest: null }),
         keyPrefix: pipeline.keyPrefix,
         concurrency: 2,
+        logger,
       },
     );
   }
@@ -108,11 +110,11 @@ describe('affiliate postbacks', () => {
     });
     notifyAffiliate = createAffiliatePostbackNotifier({
       store: pipeline.store,
-      queue: postbackQueue,
+      queues: pipeline.queues,
       postbacks,
       jobOptions: { backoff: { type: 'fixed', delay: 100 } },
     });
-    submission = pipeline.startWorker(sandbox.url, { alsoOnFinalOutcome: notifyAffiliate });
+    submission = await pipeline.startWorker(sandbox.url, { alsoOnFinalOutcome: notifyAffiliate });
   });
   afterAll(async () => {
     await submission.close();
@@ -177,7 +179,7 @@ describe('affiliate postbacks', () => {
 
       // Settling the outcome again (a retried submission job, the reconciler) queues nothing more.
       await notifyAffiliate(leadId);
-      const job = await postbackQueue.getJob(FOLLOW_UP_JOB_IDS.affiliatePostback(leadId, 'sold'));
+      const job = await postbackQueue.getJob(JOBS.affiliatePostback.jobId({ leadId, event: 'sold' }));
       expect(job?.attemptsMade).toBe(2);
     } finally {
       await worker.close();
@@ -187,7 +189,7 @@ describe('affiliate postbacks', () => {
   it('never posts back a lead deleted before its postback ran', async () => {
     const leadId = await pipeline.submitLead({ tracking: TRACKING });
     expect((await pipeline.finalOutcome(leadId)).outcome).toBe('sold');
-    const jobId = FOLLOW_UP_JOB_IDS.affiliatePostback(leadId, 'sold');
+    const jobId = JOBS.affiliatePostback.jobId({ leadId, event: 'sold' });
     await until(async () => ((await postbackQueue.getJob(jobId)) ? true : undefined));
     await pipeline.store.deleteLeads([leadId]);
 
@@ -205,18 +207,18 @@ describe('affiliate postbacks', () => {
   it('never posts back a duplicate borrower, even to an affiliate paid on no-lender outcomes', async () => {
     const notify = createAffiliatePostbackNotifier({
       store: pipeline.store,
-      queue: postbackQueue,
+      queues: pipeline.queues,
       postbacks,
     });
     const leadId = await pipeline.store.create(SAMPLE_LEAD, { affiliateId: 'aff-globex' });
     await pipeline.store.setOutcome(leadId, { outcome: 'no_lender', reason: DUPLICATE_REASON });
     await notify(leadId);
     expect(
-      await postbackQueue.getJob(FOLLOW_UP_JOB_IDS.affiliatePostback(leadId, 'no_lender')),
+      await postbackQueue.getJob(JOBS.affiliatePostback.jobId({ leadId, event: 'no_lender' })),
     ).toBeUndefined();
 
     // Even a job that was queued anyway (an older worker, an operator's retry) sends nothing.
-    const jobId = FOLLOW_UP_JOB_IDS.affiliatePostback(leadId, 'no_lender');
+    const jobId = JOBS.affiliatePostback.jobId({ leadId, event: 'no_lender' });
     await postbackQueue.add(JOBS.affiliatePostback.name, { leadId, event: 'no_lender' }, { jobId });
     const worker = startPostbackWorker();
     try {

@@ -5,7 +5,7 @@ import { CONSENT_VERSION } from '@funnel/contracts/consent';
 import { SandboxLeadSchema } from '@funnel/contracts/lender-sandbox';
 import { SAMPLE_LEAD, SAMPLE_SUBMISSION_CONTEXT as context } from '@funnel/contracts/sample-lead';
 import type { LeadRecord } from '@funnel/lead-store/lead-store';
-import { createBuyerAdapter } from '../src/buyer-adapter.js';
+import { createBuyerAdapter } from '../src/buyers/create-buyer-adapter.js';
 import { startBuyersSandbox } from './waterfall-fixture.js';
 
 const golden = (name: string) =>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBuyerAdapter } from '../src/buyer-adapter.js';
-import { planWalk, type LeadTraits } from '../src/buyer-eligibility.js';
-import { WaterfallCursors } from '../src/waterfall-cursor.js';
+import { createBuyerAdapter } from '../src/buyers/create-buyer-adapter.js';
+import { planWalk, type LeadTraits } from '../src/buyers/buyer-eligibility.js';
+import { WaterfallCursors } from '../src/waterfall/waterfall-cursor.js';
 import { Pipeline } from './pipeline-fixture.js';
 import { buyersFile, startBuyersSandbox, startWaterfallWorker } from './waterfall-fixture.js';
 

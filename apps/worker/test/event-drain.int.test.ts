@@ -9,8 +9,8 @@ import { getArchivedConsent, purgeExpiredConsents } from '@funnel/db/consent-arc
 import { EventOutbox, eventId } from '@funnel/lead-store/event-outbox';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
-import { startEventDrainer } from '../src/event-drainer.js';
-import { createOutcomeRecorder } from '../src/outcome-events.js';
+import { startEventDrainer } from '../src/system-of-record/event-drainer.js';
+import { createOutcomeRecorder } from '../src/final-outcome/outcome-events.js';
 import { Pipeline, startSandbox } from './pipeline-fixture.js';
 
 /** `n` leads' worth of events: created, two steps, submitted, sold. */
@@ -138,7 +138,7 @@ describe('final outcomes in the system of record', () => {
     const pipeline = new Pipeline();
     const outbox = new EventOutbox(pipeline.redis, { keyPrefix: pipeline.keyPrefix });
     const recordOutcome = createOutcomeRecorder({ store: pipeline.store, events: outbox });
-    const worker = pipeline.startWorker(sandbox.url, { alsoOnFinalOutcome: recordOutcome });
+    const worker = await pipeline.startWorker(sandbox.url, { alsoOnFinalOutcome: recordOutcome });
     try {
       await sandbox.configure({ soldShare: 1, pendingShare: 0 });
       const leadId = await pipeline.submitLead();

@@ -4,7 +4,13 @@ import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
 import { SAMPLE_LEAD } from '@funnel/contracts/sample-lead';
 import { PURGED_AFTER_OUTCOME } from '@funnel/lead-store/lead-store';
 import { Pipeline, startSandbox } from './pipeline-fixture.js';
-import { startFollowUps, startRecorder, type FollowUps, type Recorder } from './follow-up-fixture.js';
+import {
+  FAST_RETRIES,
+  startFollowUps,
+  startRecorder,
+  type FollowUps,
+  type Recorder,
+} from './follow-up-fixture.js';
 
 const PURGE_GRACE_MS = 600;
 const RETAINED = {
@@ -18,7 +24,7 @@ describe('after the final outcome: TrustedForm retain and the sensitive-data pur
   let pipeline: Pipeline;
   let trustedForm: Recorder;
   let followUps: FollowUps;
-  let worker: ReturnType<Pipeline['startWorker']>;
+  let worker: Awaited<ReturnType<Pipeline['startWorker']>>;
   let retainQueue: Queue;
 
   beforeAll(async () => {
@@ -27,9 +33,16 @@ describe('after the final outcome: TrustedForm retain and the sensitive-data pur
     trustedForm = await startRecorder(200, RETAINED);
     followUps = await startFollowUps(pipeline, {
       trustedForm: { apiKey: 'tf-api-key', certOrigin: trustedForm.url },
-      purgeGraceMs: PURGE_GRACE_MS,
     });
-    worker = pipeline.startWorker(sandbox.url, { alsoOnFinalOutcome: followUps.onFinalOutcome });
+    // The worker's own final-outcome follow-ups, configured as an operator would.
+    worker = await pipeline.startWorker(sandbox.url, {
+      env: {
+        TRUSTEDFORM_API_KEY: 'tf-api-key',
+        TRUSTEDFORM_CERT_ORIGIN: trustedForm.url,
+        SENSITIVE_PURGE_GRACE_HOURS: String(PURGE_GRACE_MS / 3600_000),
+      },
+      jobOptions: FAST_RETRIES,
+    });
     retainQueue = new Queue(JOBS.trustedFormRetain.queue, {
       connection: pipeline.redis,
       prefix: queuePrefix(pipeline.keyPrefix),

@@ -3,15 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { Queue, QueueEvents, type JobsOptions, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { FOLLOW_UP_JOB_IDS, JOBS, queuePrefix, type MailingListSyncTrigger } from '@funnel/contracts/jobs';
+import { JOBS, queuePrefix, type MailingListSyncTrigger } from '@funnel/contracts/jobs';
+import type { CrossSellQuestion } from '@funnel/contracts/cross-sell';
 import { SuppressionList } from '@funnel/lead-store/suppression-list';
-import type { CrossSellForwardConfig } from '../src/cross-sell-forward-processor.js';
-import { createFinalOutcomeFollowUps } from '../src/final-outcome-follow-ups.js';
-import type { FollowUpResult } from '../src/follow-up-result.js';
-import { createFollowUpWorkers } from '../src/follow-up-workers.js';
-import type { BrevoConfig } from '../src/mailing-list-sync-processor.js';
-import { OutboundHttp } from '../src/outbound-http.js';
-import type { TrustedFormConfig } from '../src/trustedform-retain-processor.js';
+import type { CrossSellForwardConfig } from '../src/follow-ups/cross-sell-forward-processor.js';
+import type { FollowUpResult } from '../src/follow-ups/follow-up-result.js';
+import { createFollowUpWorkers } from '../src/follow-ups/follow-up-workers.js';
+import type { BrevoConfig } from '../src/follow-ups/mailing-list-sync-processor.js';
+import { OutboundHttp } from '../src/follow-ups/outbound-http.js';
+import type { TrustedFormConfig } from '../src/follow-ups/trustedform-retain-processor.js';
 import type { Pipeline } from './pipeline-fixture.js';
 
 export interface RecordedRequest {
@@ -71,10 +71,8 @@ export const FAST_RETRIES: JobsOptions = {
 
 export interface FollowUps {
   suppression: SuppressionList;
-  /** The submission worker's extra final-outcome hook: purge after `purgeGraceMs`, retain when configured. */
-  onFinalOutcome: (leadId: string) => Promise<void>;
   syncMailingList(leadId: string, trigger?: MailingListSyncTrigger): Promise<FollowUpResult>;
-  forwardCrossSell(leadId: string, question?: string): Promise<FollowUpResult>;
+  forwardCrossSell(leadId: string, question?: CrossSellQuestion): Promise<FollowUpResult>;
   /** The result of a retain or purge job the final-outcome hook queued. */
   retainResult(leadId: string): Promise<FollowUpResult>;
   purgeResult(leadId: string): Promise<FollowUpResult>;
@@ -88,7 +86,6 @@ export async function startFollowUps(
     brevo?: BrevoConfig;
     forward?: CrossSellForwardConfig;
     trustedForm?: TrustedFormConfig;
-    purgeGraceMs?: number;
   },
 ): Promise<FollowUps> {
   const connection = new Redis(pipeline.redisUrl, { maxRetriesPerRequest: null });
@@ -147,20 +144,12 @@ export async function startFollowUps(
 
   return {
     suppression,
-    onFinalOutcome: createFinalOutcomeFollowUps({
-      store: pipeline.store,
-      purgeQueue: queues.sensitiveDataPurge,
-      retainQueue: queues.trustedFormRetain,
-      purgeGraceMs: config.purgeGraceMs ?? 60_000,
-      retainCertificates: config.trustedForm !== undefined,
-      jobOptions: FAST_RETRIES,
-    }),
     syncMailingList: (leadId, trigger = 'email-saved') =>
-      run('mailingListSync', leadId, FOLLOW_UP_JOB_IDS.mailingListSync(leadId, trigger)),
+      run('mailingListSync', leadId, JOBS.mailingListSync.jobId({ leadId }, trigger)),
     forwardCrossSell: (leadId, question = 'card-offers') =>
-      run('crossSellForward', leadId, FOLLOW_UP_JOB_IDS.crossSellForward(leadId, question)),
-    retainResult: (leadId) => resultOf('trustedFormRetain', FOLLOW_UP_JOB_IDS.trustedFormRetain(leadId)),
-    purgeResult: (leadId) => resultOf('sensitiveDataPurge', FOLLOW_UP_JOB_IDS.sensitiveDataPurge(leadId)),
+      run('crossSellForward', leadId, JOBS.crossSellForward.jobId({ leadId }, question)),
+    retainResult: (leadId) => resultOf('trustedFormRetain', JOBS.trustedFormRetain.jobId({ leadId })),
+    purgeResult: (leadId) => resultOf('sensitiveDataPurge', JOBS.sensitiveDataPurge.jobId({ leadId })),
     async close() {
       await Promise.all(workers.map((worker) => worker.close()));
       await Promise.all(Object.values(events).map((e) => e.close()));

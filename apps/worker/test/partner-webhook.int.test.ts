@@ -12,8 +12,8 @@ import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { verifyWebhookSignature } from '@funnel/server-runtime/webhook-signature';
 import { PartnerWebhookSecretsSchema } from '@funnel/lead-store/partner-config';
 import { freePort, startApp, type AppProcess } from '@funnel/testing/processes';
-import { createWebhookDeliveryProcessor } from '../src/webhook-delivery-processor.js';
-import { WebhookAddressRefusedError, WebhookSender } from '../src/webhook-sender.js';
+import { createWebhookDeliveryProcessor } from '../src/final-outcome/webhook-delivery-processor.js';
+import { WebhookAddressRefusedError, WebhookSender } from '../src/final-outcome/webhook-sender.js';
 import { Pipeline, startSandbox } from './pipeline-fixture.js';
 
 /** Standard Webhooks secrets, as `scripts/partner-key.mjs` issues them. */
@@ -60,13 +60,13 @@ const PERSONAL_VALUES = Object.values(SAMPLE_LEAD)
 describe('partner webhooks', () => {
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   let pipeline: Pipeline;
-  let worker: ReturnType<Pipeline['startWorker']>;
+  let worker: Awaited<ReturnType<Pipeline['startWorker']>>;
   let webhooks: ReturnType<Pipeline['startWebhookWorker']>;
 
   beforeAll(async () => {
     sandbox = await startSandbox();
     pipeline = new Pipeline();
-    worker = pipeline.startWorker(sandbox.url, { webhookJobOptions: FAST_BACKOFF });
+    worker = await pipeline.startWorker(sandbox.url, { jobOptions: FAST_BACKOFF });
     webhooks = pipeline.startWebhookWorker(PartnerWebhookSecretsSchema.parse(`acme:${SECRET}`));
   });
   afterAll(async () => {
@@ -206,7 +206,7 @@ describe('webhook addresses in production', () => {
 describe('partner API end to end: BFF, worker and lender sandbox as they run', () => {
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   let pipeline: Pipeline;
-  let worker: ReturnType<Pipeline['startWorker']>;
+  let worker: Awaited<ReturnType<Pipeline['startWorker']>>;
   let webhooks: ReturnType<Pipeline['startWebhookWorker']>;
   let bff: AppProcess;
   let bffUrl: string;
@@ -216,7 +216,7 @@ describe('partner API end to end: BFF, worker and lender sandbox as they run', (
     sandbox = await startSandbox();
     await sandbox.configure({ soldShare: 1, pendingShare: 0 });
     pipeline = new Pipeline();
-    worker = pipeline.startWorker(sandbox.url, { webhookJobOptions: FAST_BACKOFF });
+    worker = await pipeline.startWorker(sandbox.url, { jobOptions: FAST_BACKOFF });
     webhooks = pipeline.startWebhookWorker(PartnerWebhookSecretsSchema.parse(`acme:${SECRET}`));
     const port = await freePort();
     bffUrl = `http://127.0.0.1:${port}`;

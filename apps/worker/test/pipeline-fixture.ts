@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Queue, type JobsOptions, type Worker } from 'bullmq';
+import type { JobsOptions, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import type {} from '@funnel/testing/services-global-setup';
 import { CONSENT_VERSION } from '@funnel/contracts/consent';
-import { JOBS, SUBMIT_LEAD_JOB_OPTIONS, queuePrefix } from '@funnel/contracts/jobs';
+import { JOBS } from '@funnel/contracts/jobs';
 import type { LeadOutcome } from '@funnel/contracts/lead-outcome';
 import type { PartnerLeadMeta } from '@funnel/contracts/partner-api';
 import {
@@ -20,11 +20,11 @@ import { LeadStore, META } from '@funnel/lead-store/lead-store';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
 import { freePort, startApp, type AppProcess } from '@funnel/testing/processes';
 import type { PartnerWebhookSecrets } from '@funnel/lead-store/partner-config';
-import { LenderClient } from '../src/lender-client.js';
-import { createPartnerWebhookNotifier } from '../src/partner-webhook-notifier.js';
-import { createSubmissionWorker } from '../src/submission-worker.js';
-import { createWebhookDeliveryWorker } from '../src/webhook-delivery-worker.js';
-import { WebhookSender } from '../src/webhook-sender.js';
+import { JobQueues, enqueue, startQueueWorker } from '@funnel/server-runtime/job-queue';
+import { buildWorker } from '../src/build-worker.js';
+import { loadEnv } from '../src/env.js';
+import { createWebhookDeliveryProcessor } from '../src/final-outcome/webhook-delivery-processor.js';
+import { WebhookSender } from '../src/final-outcome/webhook-sender.js';
 
 /** A lender sandbox process on a port of its own. */
 export async function startSandbox(): Promise<{ url: string; process: AppProcess } & SandboxAdmin> {
@@ -82,8 +82,7 @@ export class Pipeline {
   readonly cipher: FieldCipher;
   readonly redis: Redis;
   readonly store: LeadStore;
-  readonly queue: Queue;
-  readonly webhookQueue: Queue;
+  readonly queues: JobQueues;
 
   constructor(readonly redisUrl: string = inject('redisUrl')) {
     this.redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
@@ -92,14 +91,16 @@ export class Pipeline {
     const [key] = this.encryptionKey.split(':').slice(1);
     this.cipher = new FieldCipher([{ id: 't1', key: Buffer.from(key!, 'base64') }]);
     this.store = new LeadStore(this.redis, this.cipher, { keyPrefix: this.keyPrefix, ttlMs: 3600_000 });
-    this.queue = new Queue(JOBS.submitLead.queue, {
-      connection: this.redis,
-      prefix: queuePrefix(this.keyPrefix),
-    });
-    this.webhookQueue = new Queue(JOBS.partnerWebhook.queue, {
-      connection: this.redis,
-      prefix: queuePrefix(this.keyPrefix),
-    });
+    this.queues = new JobQueues(this.redis, this.keyPrefix);
+  }
+
+  /** The submission queue and the partner-webhook queue under this pipeline's prefix. */
+  get queue(): Queue {
+    return this.queues.queue(JOBS.submitLead.queue);
+  }
+
+  get webhookQueue(): Queue {
+    return this.queues.queue(JOBS.partnerWebhook.queue);
   }
 
   /** Env for a worker process reading this pipeline's leads. */
@@ -116,57 +117,42 @@ export class Pipeline {
     };
   }
 
-  /** A worker inside the test process, polling fast. */
-  startWorker(
+  /**
+   * The worker as deployed (`buildWorker`) inside the test process, polling fast, running its submission
+   * consumer only: the tests start the other consumers they look at.
+   */
+  async startWorker(
     lenderUrl: string,
     options: {
       pollIntervalMs?: number;
-      webhookJobOptions?: JobsOptions;
-      /** More to do once an outcome is final (the retention follow-ups of follow-up-fixture.ts). */
+      /** Overrides of the catalog's options for the jobs the worker adds. */
+      jobOptions?: JobsOptions;
+      /** More of the worker's environment (e.g. TrustedForm, the purge's grace period). */
+      env?: Record<string, string>;
+      /** More to do once an outcome is final (e.g. a test's own hook). */
       alsoOnFinalOutcome?: (leadId: string) => Promise<void>;
     } = {},
-  ): { worker: Worker; close(): Promise<void> } {
-    const notifyPartner = createPartnerWebhookNotifier({
-      store: this.store,
-      queue: this.webhookQueue,
-      ...(options.webhookJobOptions ? { jobOptions: options.webhookJobOptions } : {}),
-    });
-    const lender = new LenderClient({
-      baseUrl: lenderUrl,
-      connections: 8,
-      connectTimeoutMs: 1000,
-      headersTimeoutMs: 1000,
-      bodyTimeoutMs: 1000,
-    });
-    const worker = createSubmissionWorker(
-      {
-        store: this.store,
-        lender,
-        policy: { partnerOfferHosts: [] },
-        pollIntervalMs: options.pollIntervalMs ?? 100,
-        now: Date.now,
-        logger: pino({ level: 'silent' }),
-        postClaimMs: 3000,
-        onFinalOutcome: async (leadId) => {
-          await notifyPartner(leadId);
-          await options.alsoOnFinalOutcome?.(leadId);
-        },
-      },
-      {
-        connection: new Redis(this.redisUrl, { maxRetriesPerRequest: null }),
-        keyPrefix: this.keyPrefix,
-        concurrency: 50,
-        stalledIntervalMs: 1000,
-        lockDurationMs: 2000,
-      },
+  ): Promise<{ close(): Promise<void> }> {
+    const env = loadEnv(
+      this.workerEnv(lenderUrl, {
+        POLL_INTERVAL_MS: String(options.pollIntervalMs ?? 100),
+        WORKER_CONCURRENCY: '50',
+        STALLED_INTERVAL_MS: '1000',
+        LOCK_DURATION_MS: '2000',
+        LENDER_CONNECTIONS: '8',
+        LENDER_CONNECT_TIMEOUT_MS: '1000',
+        LENDER_HEADERS_TIMEOUT_MS: '1000',
+        LENDER_BODY_TIMEOUT_MS: '1000',
+        ...options.env,
+      }),
     );
-    return {
-      worker,
-      async close() {
-        await worker.close();
-        await lender.close();
-      },
-    };
+    return buildWorker(env, {
+      logger: pino({ level: 'silent' }),
+      parts: ['submission'],
+      health: false,
+      ...(options.jobOptions ? { jobOptions: options.jobOptions } : {}),
+      ...(options.alsoOnFinalOutcome ? { alsoOnFinalOutcome: options.alsoOnFinalOutcome } : {}),
+    });
   }
 
   /** A webhook delivery worker inside the test process, allowed to call local addresses. */
@@ -176,12 +162,15 @@ export class Pipeline {
       connectTimeoutMs: 1000,
       responseTimeoutMs: 2000,
     });
-    const worker = createWebhookDeliveryWorker(
-      { store: this.store, secrets, sender, now: Date.now, logger: pino({ level: 'silent' }) },
+    const logger = pino({ level: 'silent' });
+    const worker = startQueueWorker(
+      JOBS.partnerWebhook,
+      createWebhookDeliveryProcessor({ store: this.store, secrets, sender, now: Date.now, logger }),
       {
         connection: new Redis(this.redisUrl, { maxRetriesPerRequest: null }),
         keyPrefix: this.keyPrefix,
         concurrency: 4,
+        logger,
       },
     );
     return {
@@ -237,11 +226,7 @@ export class Pipeline {
   }
 
   async enqueue(leadId: string, jobOptions: Record<string, unknown> = {}): Promise<void> {
-    await this.queue.add(
-      JOBS.submitLead.name,
-      { leadId },
-      { ...SUBMIT_LEAD_JOB_OPTIONS, ...jobOptions, jobId: leadId },
-    );
+    await enqueue(this.queues, JOBS.submitLead, { leadId }, jobOptions);
   }
 
   /** Waits until the lead has a final outcome. */
@@ -257,8 +242,7 @@ export class Pipeline {
   }
 
   async close(): Promise<void> {
-    await this.queue.close();
-    await this.webhookQueue.close();
+    await this.queues.close();
     await deleteKeys(this.redis, this.keyPrefix);
     await this.redis.quit();
   }

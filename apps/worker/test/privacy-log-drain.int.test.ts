@@ -8,8 +8,8 @@ import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { SuppressionList } from '@funnel/lead-store/suppression-list';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
-import { startStreamDrainer, type StreamEntries } from '../src/event-drainer.js';
-import { privacyLogWriter } from '../src/privacy-log-drain.js';
+import { startStreamDrainer, type StreamEntries } from '../src/system-of-record/event-drainer.js';
+import { privacyLogWriter } from '../src/system-of-record/privacy-log-drain.js';
 
 const MARIA = { email: 'Maria.Garcia@example.com', phone: '2125550142' };
 const ANN = { email: 'ann.lee@example.com', phone: '6465550100' };

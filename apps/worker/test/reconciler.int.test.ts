@@ -4,12 +4,13 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type {} from '@funnel/testing/services-global-setup';
-import { JOBS, SUBMIT_LEAD_JOB_OPTIONS, queuePrefix } from '@funnel/contracts/jobs';
+import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
+import { JobQueues, enqueue } from '@funnel/server-runtime/job-queue';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { LeadStore } from '@funnel/lead-store/lead-store';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
-import { createReconciler, type RepairKind } from '../src/reconciler.js';
-import { startReconcilerWorker } from '../src/reconciler-worker.js';
+import { createReconciler, type RepairKind } from '../src/reconciler/reconciler.js';
+import { startReconcilerWorker } from '../src/scheduled-pass.js';
 
 describe('reconciler on real Redis', () => {
   const keyPrefix = testKeyPrefix('reconciler');
@@ -78,11 +79,7 @@ describe('reconciler on real Redis', () => {
 
   it('ends a lead still pending past its deadline and grace as no lender, with its follow-ups', async () => {
     const id = await submitted(1000);
-    await queue.add(
-      JOBS.submitLead.name,
-      { leadId: id },
-      { ...SUBMIT_LEAD_JOB_OPTIONS, jobId: id, delay: 600_000 },
-    );
+    await enqueue(queue, JOBS.submitLead, { leadId: id }, { delay: 600_000 });
     await store.outboxDone(id);
     now = Date.now() + 20_000;
     repairs.length = 0;
@@ -117,11 +114,7 @@ describe('reconciler on real Redis', () => {
   it('binds an idempotency key left in progress to the lead its claim created', async () => {
     const id = await submitted();
     await store.outboxDone(id);
-    await queue.add(
-      JOBS.submitLead.name,
-      { leadId: id },
-      { ...SUBMIT_LEAD_JOB_OPTIONS, jobId: id, delay: 600_000 },
-    );
+    await enqueue(queue, JOBS.submitLead, { leadId: id }, { delay: 600_000 });
     const key = `${keyPrefix}partner-idempotency:acme:${randomBytes(8).toString('hex')}`;
     const orphanKey = `${keyPrefix}partner-idempotency:acme:${randomBytes(8).toString('hex')}`;
     await redis.set(key, `~in-progress:${Date.now()}:${id}`, 'PX', 60_000);
@@ -147,9 +140,16 @@ describe('reconciler on real Redis', () => {
       running -= 1;
       runs += 1;
     };
-    const options = { connection: redis, keyPrefix, everyMs: 100, logger: pino({ level: 'silent' }) };
-    const a = await startReconcilerWorker(pass, options);
-    const b = await startReconcilerWorker(pass, options);
+    // Two worker processes, each with its own queues.
+    const options = () => ({
+      connection: redis,
+      queues: new JobQueues(redis, keyPrefix),
+      keyPrefix,
+      everyMs: 100,
+      logger: pino({ level: 'silent' }),
+    });
+    const a = await startReconcilerWorker(pass, options());
+    const b = await startReconcilerWorker(pass, options());
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await Promise.all([a.worker.close(), b.worker.close()]);
     await Promise.all([a.queue.close(), b.queue.close()]);

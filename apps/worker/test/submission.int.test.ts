@@ -12,12 +12,12 @@ const golden = JSON.parse(
 describe('lead submission against the lender sandbox', () => {
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   let pipeline: Pipeline;
-  let worker: ReturnType<Pipeline['startWorker']>;
+  let worker: Awaited<ReturnType<Pipeline['startWorker']>>;
 
   beforeAll(async () => {
     sandbox = await startSandbox();
     pipeline = new Pipeline();
-    worker = pipeline.startWorker(sandbox.url);
+    worker = await pipeline.startWorker(sandbox.url);
   });
   afterAll(async () => {
     await worker.close();
@@ -112,7 +112,7 @@ describe('lead submission against the lender sandbox', () => {
   it('rejects a lead the network refuses with a 4xx, without retrying', async () => {
     await worker.close();
     // The sandbox answers 404 under an unknown path: a 4xx, which no retry would change.
-    const misrouted = pipeline.startWorker(`${sandbox.url}/not-the-network`);
+    const misrouted = await pipeline.startWorker(`${sandbox.url}/not-the-network`);
     try {
       const id = await pipeline.submitLead();
       const outcome = await pipeline.finalOutcome(id);
@@ -120,7 +120,7 @@ describe('lead submission against the lender sandbox', () => {
       expect((await sandbox.stats()).posts).toBe(0);
     } finally {
       await misrouted.close();
-      worker = pipeline.startWorker(sandbox.url);
+      worker = await pipeline.startWorker(sandbox.url);
     }
   });
 

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type {} from '@funnel/testing/services-global-setup';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
-import { WaterfallCursors } from '../src/waterfall-cursor.js';
+import { WaterfallCursors } from '../src/waterfall/waterfall-cursor.js';
 
 describe('waterfall cursors and caps in Redis', () => {
   const keyPrefix = testKeyPrefix('cursor');

@@ -10,10 +10,16 @@ import {
   type SandboxBuyerStats,
 } from '@funnel/contracts/sandbox-buyers';
 import { freePort, startApp, type AppProcess } from '@funnel/testing/processes';
-import { createBuyerAdapter, type BuyerAdapter } from '../src/buyer-adapter.js';
-import { createSubmissionWorker } from '../src/submission-worker.js';
-import { WaterfallCursors } from '../src/waterfall-cursor.js';
-import type { AttemptRecord } from '../src/waterfall.js';
+import type { BuyerAdapter } from '../src/buyers/buyer-adapter.js';
+import { createBuyerAdapter } from '../src/buyers/create-buyer-adapter.js';
+import { JOBS } from '@funnel/contracts/jobs';
+import { startQueueWorker } from '@funnel/server-runtime/job-queue';
+import {
+  createSubmitLeadProcessor,
+  settleFailedSubmission,
+} from '../src/submission/submit-lead-processor.js';
+import { WaterfallCursors } from '../src/waterfall/waterfall-cursor.js';
+import type { AttemptRecord } from '../src/waterfall/waterfall.js';
 import type { Pipeline } from './pipeline-fixture.js';
 
 /** A lender sandbox process serving simulated buyers under /buyers/{id}. */
@@ -66,8 +72,10 @@ export function startWaterfallWorker(
   const cursors = new WaterfallCursors(pipeline.redis, pipeline.keyPrefix);
   const attempts: AttemptRecord[] = [];
   const connection = new Redis(pipeline.redisUrl, { maxRetriesPerRequest: null });
-  const worker = createSubmissionWorker(
-    {
+  const logger = pino({ level: 'silent' });
+  const worker = startQueueWorker(
+    JOBS.submitLead,
+    createSubmitLeadProcessor({
       store: pipeline.store,
       // The waterfall never calls the single network.
       lender: {
@@ -77,7 +85,7 @@ export function startWaterfallWorker(
       policy: { partnerOfferHosts: [] },
       pollIntervalMs: 100,
       now: Date.now,
-      logger: pino({ level: 'silent' }),
+      logger,
       postClaimMs: 3000,
       waterfall: {
         buyers,
@@ -90,13 +98,16 @@ export function startWaterfallWorker(
         },
       },
       onFinalOutcome: async () => {},
-    },
+    }),
     {
+      logger,
       connection,
       keyPrefix: pipeline.keyPrefix,
       concurrency: options.concurrency ?? 20,
       stalledIntervalMs: 1000,
       lockDurationMs: 2000,
+      maxStalledCount: 3,
+      onFinalFailure: settleFailedSubmission({ store: pipeline.store, onFinalOutcome: async () => {} }),
     },
   );
   return {

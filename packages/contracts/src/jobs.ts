@@ -1,166 +1,208 @@
 import * as z from 'zod';
-import { CROSS_SELL_QUESTIONS } from './cross-sell.js';
+import { CROSS_SELL_QUESTIONS, type CrossSellQuestion } from './cross-sell.js';
 import { POSTBACK_EVENTS, PostbackEventSchema } from './postbacks.js';
 
 /**
- * The job catalog: every queue, its job name and its payload schema. Payloads carry ids only, never personal
- * data: the worker reads the lead from the store.
- */
-export const SubmitLeadJobSchema = z.object({ leadId: z.string().min(16).max(64) });
-export type SubmitLeadJob = z.infer<typeof SubmitLeadJobSchema>;
-
-/** A partner lead reached its final outcome: tell the partner's webhook. */
-export const PartnerWebhookJobSchema = z.object({ leadId: z.string().min(16).max(64) });
-export type PartnerWebhookJob = z.infer<typeof PartnerWebhookJobSchema>;
-
-/**
- * Every follow-up job of a lead carries the lead id and nothing else (mailing-list sync, cross-sell forwarding,
- * TrustedForm retain, sensitive-data purge): the worker reads what it needs from the store when it runs, so a
- * job never holds personal data and always acts on the lead as it is then.
+ * Every job carries the lead id and nothing else (submission, partner webhook, mailing-list sync, cross-sell
+ * forwarding, TrustedForm retain, sensitive-data purge): the worker reads what it needs from the store when it
+ * runs, so a job never holds personal data and always acts on the lead as it is then.
  */
 export const LeadJobSchema = z.object({ leadId: z.string().min(16).max(64) });
 export type LeadJob = z.infer<typeof LeadJobSchema>;
+/** The submission job's payload (the lead id). */
+export type SubmitLeadJob = LeadJob;
 
 /** An affiliate's lead reached an outcome the affiliate's postback fires on. */
-export const AffiliatePostbackJobSchema = z.object({
-  leadId: z.string().min(16).max(64),
-  event: PostbackEventSchema,
-});
+export const AffiliatePostbackJobSchema = LeadJobSchema.extend({ event: PostbackEventSchema });
 export type AffiliatePostbackJob = z.infer<typeof AffiliatePostbackJobSchema>;
 
-export const JOBS = {
-  submitLead: {
-    queue: 'lead-submission',
-    name: 'submit-lead',
-    schema: SubmitLeadJobSchema,
-  },
-  partnerWebhook: {
-    queue: 'partner-webhooks',
-    name: 'deliver-partner-webhook',
-    schema: PartnerWebhookJobSchema,
-  },
-  /** Sync the lead's contact to the mailing list (Brevo): on the email step and again on submission. */
-  mailingListSync: {
-    queue: 'mailing-list',
-    name: 'mailing-list-sync',
-    schema: LeadJobSchema,
-  },
-  /** Forward the lead's cross-sell record to the cross-sell partner. */
-  crossSellForward: {
-    queue: 'cross-sell',
-    name: 'cross-sell-forward',
-    schema: LeadJobSchema,
-  },
-  /** Retain the TrustedForm certificate of a sold lead (TrustedForm API v4). */
-  trustedFormRetain: {
-    queue: 'trustedform',
-    name: 'trustedform-retain',
-    schema: LeadJobSchema,
-  },
-  /** Tell the lead's affiliate about its conversion (the affiliate's postback URL). */
-  affiliatePostback: {
-    queue: 'affiliate-postbacks',
-    name: 'affiliate-postback',
-    schema: AffiliatePostbackJobSchema,
-  },
-  /** Remove SSN, bank and licence numbers once the grace period after the final outcome has passed. */
-  sensitiveDataPurge: {
-    queue: 'data-retention',
-    name: 'sensitive-data-purge',
-    schema: LeadJobSchema,
-  },
-} as const;
-
-/** BullMQ's key prefix under the deployment's key prefix, shared by producers (BFF) and consumers (worker). */
-export function queuePrefix(keyPrefix: string): string {
-  return `${keyPrefix}bull`;
-}
-
-/**
- * Options of a submit job. `jobId` is the lead id, so a lead has one job however often it is enqueued.
- * Attempts and backoff apply to the submission post; polling is paced by the worker itself.
- */
-export const SUBMIT_LEAD_JOB_OPTIONS = {
-  // A failed post is tried again at the poll cadence, not after a growing backoff: the lender may already
-  // have decided (the idempotency key makes the retry safe), and every second waited is a second late.
-  // Eight attempts over ~15 s of backoff plus the post timeouts ride out a short upstream outage.
-  attempts: 8,
-  backoff: { type: 'fixed', delay: 2000 },
-  removeOnComplete: { age: 24 * 3600, count: 10_000 },
-  removeOnFail: { age: 7 * 24 * 3600 },
-} as const;
-
-/**
- * Options of a webhook job. `jobId` is the lead id: one delivery per lead however often its outcome is settled.
- * Eight attempts with exponential backoff from 10 s span about 21 minutes of a partner's downtime; after that
- * the partner still has GET /api/v1/partner/leads/:id.
- */
-export const PARTNER_WEBHOOK_JOB_OPTIONS = {
-  attempts: 8,
-  backoff: { type: 'exponential', delay: 10_000 },
-  removeOnComplete: { age: 7 * 24 * 3600, count: 10_000 },
-  removeOnFail: { age: 7 * 24 * 3600 },
-} as const;
+/** A scheduled pass (the reconciler) carries nothing: it looks at everything there is when it runs. */
+export const ScheduledPassJobSchema = z.object({});
 
 /** Mailing-list sync: when a sync happens for a lead, which names its job. */
 export const MAILING_LIST_SYNC_TRIGGERS = ['email-saved', 'submitted'] as const;
 export type MailingListSyncTrigger = (typeof MAILING_LIST_SYNC_TRIGGERS)[number];
 
 /**
- * Job ids of follow-up jobs. A lead has one job per trigger (mailing list) or per question answered yes
- * (cross-sell): a double click or a retry while it waits adds nothing, and a completed job is removed so a later
- * trigger of the same kind (the visitor corrects their email) syncs again. Retain and purge happen once per lead.
+ * A job's BullMQ options as the catalog states them: the part of BullMQ's `JobsOptions` the catalog uses, written
+ * here so that contracts stays free of BullMQ (`@funnel/server-runtime/job-queue` hands them to BullMQ).
  */
-export const FOLLOW_UP_JOB_IDS = {
-  mailingListSync: (leadId: string, trigger: MailingListSyncTrigger) => `${leadId}.${trigger}`,
-  crossSellForward: (leadId: string, question: string) => `${leadId}.${question}`,
-  trustedFormRetain: (leadId: string) => leadId,
-  sensitiveDataPurge: (leadId: string) => leadId,
-  /** One postback per lead and event, however often the outcome is settled. */
-  affiliatePostback: (leadId: string, event: string) => `${leadId}.${event}`,
-} as const;
+export interface JobOptions {
+  attempts?: number;
+  backoff?: { type: 'fixed' | 'exponential'; delay: number };
+  removeOnComplete?: boolean | number | KeepJobs;
+  removeOnFail?: boolean | number | KeepJobs;
+}
 
-/** Attempts and backoff for calls to a third party that may be down for a while (about 20 minutes in all). */
-const THIRD_PARTY_RETRIES = { attempts: 8, backoff: { type: 'exponential', delay: 5_000 } } as const;
-
-/** Options of the follow-up jobs; `jobId` comes from {@link FOLLOW_UP_JOB_IDS}. */
-export const FOLLOW_UP_JOB_OPTIONS = {
-  mailingListSync: { ...THIRD_PARTY_RETRIES, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 } },
-  crossSellForward: { ...THIRD_PARTY_RETRIES, removeOnComplete: true, removeOnFail: { age: 7 * 24 * 3600 } },
-  trustedFormRetain: {
-    ...THIRD_PARTY_RETRIES,
-    removeOnComplete: { age: 7 * 24 * 3600 },
-    removeOnFail: { age: 30 * 24 * 3600 },
-  },
-  // Kept a week once delivered (bull-board shows them), a month when every attempt failed.
-  affiliatePostback: {
-    ...THIRD_PARTY_RETRIES,
-    removeOnComplete: { age: 7 * 24 * 3600 },
-    removeOnFail: { age: 30 * 24 * 3600 },
-  },
-  // A purge that keeps failing is a bug to look at, not a third party to wait for: fewer, slower attempts.
-  sensitiveDataPurge: {
-    attempts: 5,
-    backoff: { type: 'exponential', delay: 60_000 },
-    removeOnComplete: true,
-    removeOnFail: { age: 30 * 24 * 3600 },
-  },
-} as const;
+/** How many finished jobs BullMQ keeps: up to `age` seconds old (and at most `count`). */
+type KeepJobs = { age: number; count?: number } | { count: number };
 
 /**
- * Every job id a lead can have, per queue: what a deletion request removes. Queues whose jobs are named by the
- * lead id alone (submission, partner webhook, retain, purge) list just the lead id.
+ * One job of the catalog: its queue, its job name, its payload schema, its options and its job-id rule.
+ * `Key` is what names a job besides its payload (the mailing-list trigger, the cross-sell question); `void` for
+ * most jobs.
  */
+export interface JobDefinition<Schema extends z.ZodType = z.ZodType, Key = void> {
+  queue: string;
+  name: string;
+  schema: Schema;
+  options: JobOptions;
+  /** The job id: adding a job whose id is waiting or kept adds nothing, so repeats and retries are one job. */
+  jobId: (payload: z.infer<Schema>, key: Key) => string;
+  /** Every job id a lead can have on this queue: what a deletion request removes. */
+  leadJobIds: (leadId: string) => string[];
+}
+
+function defineJob<Schema extends z.ZodType, Key = void>(
+  definition: JobDefinition<Schema, Key>,
+): JobDefinition<Schema, Key> {
+  return definition;
+}
+
+const DAY_S = 24 * 3600;
+/** Attempts and backoff for calls to a third party that may be down for a while (about 20 minutes in all). */
+const THIRD_PARTY_RETRIES = { attempts: 8, backoff: { type: 'exponential', delay: 5_000 } } as const;
+/** Jobs named by the lead id alone: one per lead, however often it is added. */
+const byLeadId = {
+  jobId: ({ leadId }: LeadJob) => leadId,
+  leadJobIds: (leadId: string) => [leadId],
+};
+
+/**
+ * The job catalog: every queue, its job name, payload schema, options and job-id rule. Producers add jobs with
+ * `enqueue` and consumers start with `startQueueWorker` (`@funnel/server-runtime/job-queue`), both from here.
+ */
+export const JOBS = {
+  /**
+   * Submit a complete lead to the lender network (or walk its buyers). One job per lead. Attempts and backoff
+   * apply to the submission post; polling is paced by the worker itself.
+   */
+  submitLead: defineJob({
+    queue: 'lead-submission',
+    name: 'submit-lead',
+    schema: LeadJobSchema,
+    options: {
+      // A failed post is tried again at the poll cadence, not after a growing backoff: the lender may already
+      // have decided (the idempotency key makes the retry safe), and every second waited is a second late.
+      // Eight attempts over ~15 s of backoff plus the post timeouts ride out a short upstream outage.
+      attempts: 8,
+      backoff: { type: 'fixed', delay: 2000 },
+      removeOnComplete: { age: DAY_S, count: 10_000 },
+      removeOnFail: { age: 7 * DAY_S },
+    },
+    ...byLeadId,
+  }),
+  /**
+   * A partner lead reached its final outcome: tell the partner's webhook. One delivery per lead however often its
+   * outcome is settled. Eight attempts with exponential backoff from 10 s span about 21 minutes of a partner's
+   * downtime; after that the partner still has GET /api/v1/partner/leads/:id.
+   */
+  partnerWebhook: defineJob({
+    queue: 'partner-webhooks',
+    name: 'deliver-partner-webhook',
+    schema: LeadJobSchema,
+    options: {
+      attempts: 8,
+      backoff: { type: 'exponential', delay: 10_000 },
+      removeOnComplete: { age: 7 * DAY_S, count: 10_000 },
+      removeOnFail: { age: 7 * DAY_S },
+    },
+    ...byLeadId,
+  }),
+  /**
+   * Sync the lead's contact to the mailing list (Brevo): on the email step and again on submission. One job per
+   * trigger: a double click or a retry while it waits adds nothing, and a completed job is removed so a later
+   * trigger of the same kind (the visitor corrects their email) syncs again.
+   */
+  mailingListSync: defineJob({
+    queue: 'mailing-list',
+    name: 'mailing-list-sync',
+    schema: LeadJobSchema,
+    options: { ...THIRD_PARTY_RETRIES, removeOnComplete: true, removeOnFail: { age: 7 * DAY_S } },
+    jobId: ({ leadId }, trigger: MailingListSyncTrigger) => `${leadId}.${trigger}`,
+    leadJobIds: (leadId) => MAILING_LIST_SYNC_TRIGGERS.map((trigger) => `${leadId}.${trigger}`),
+  }),
+  /** Forward the lead's cross-sell record to the cross-sell partner: one job per question answered yes. */
+  crossSellForward: defineJob({
+    queue: 'cross-sell',
+    name: 'cross-sell-forward',
+    schema: LeadJobSchema,
+    options: { ...THIRD_PARTY_RETRIES, removeOnComplete: true, removeOnFail: { age: 7 * DAY_S } },
+    jobId: ({ leadId }, question: CrossSellQuestion) => `${leadId}.${question}`,
+    leadJobIds: (leadId) => CROSS_SELL_QUESTIONS.map((question) => `${leadId}.${question}`),
+  }),
+  /** Retain the TrustedForm certificate of a sold lead (TrustedForm API v4), once per lead. */
+  trustedFormRetain: defineJob({
+    queue: 'trustedform',
+    name: 'trustedform-retain',
+    schema: LeadJobSchema,
+    options: {
+      ...THIRD_PARTY_RETRIES,
+      removeOnComplete: { age: 7 * DAY_S },
+      removeOnFail: { age: 30 * DAY_S },
+    },
+    ...byLeadId,
+  }),
+  /**
+   * Tell the lead's affiliate about its conversion (the affiliate's postback URL): one postback per lead and
+   * event, however often the outcome is settled. Kept a week once delivered (bull-board shows them), a month when
+   * every attempt failed.
+   */
+  affiliatePostback: defineJob({
+    queue: 'affiliate-postbacks',
+    name: 'affiliate-postback',
+    schema: AffiliatePostbackJobSchema,
+    options: {
+      ...THIRD_PARTY_RETRIES,
+      removeOnComplete: { age: 7 * DAY_S },
+      removeOnFail: { age: 30 * DAY_S },
+    },
+    jobId: ({ leadId, event }) => `${leadId}.${event}`,
+    leadJobIds: (leadId) => POSTBACK_EVENTS.map((event) => `${leadId}.${event}`),
+  }),
+  /**
+   * Remove SSN, bank and licence numbers once the grace period after the final outcome has passed, once per
+   * lead. A purge that keeps failing is a bug to look at, not a third party to wait for: fewer, slower attempts.
+   */
+  sensitiveDataPurge: defineJob({
+    queue: 'data-retention',
+    name: 'sensitive-data-purge',
+    schema: LeadJobSchema,
+    options: {
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 60_000 },
+      removeOnComplete: true,
+      removeOnFail: { age: 30 * DAY_S },
+    },
+    ...byLeadId,
+  }),
+  /**
+   * The reconciler's pass, produced by a BullMQ job scheduler every `RECONCILE_INTERVAL_MS`; its job id is the
+   * scheduler's (the id deployed workers already upserted: another would make a second schedule). It holds no
+   * lead's job.
+   */
+  reconcile: defineJob({
+    queue: 'reconciler',
+    name: 'reconcile',
+    schema: ScheduledPassJobSchema,
+    options: { removeOnComplete: 100, removeOnFail: 100 },
+    jobId: () => 'reconcile',
+    leadJobIds: () => [],
+  }),
+} as const;
+
+export type JobKey = keyof typeof JOBS;
+
+/** BullMQ's key prefix under the deployment's key prefix, shared by producers (BFF) and consumers (worker). */
+export function queuePrefix(keyPrefix: string): string {
+  return `${keyPrefix}bull`;
+}
+
+/** Every job id a lead can have, per queue: what a deletion request removes. */
 export function leadJobIds(leadId: string): Array<{ queue: string; jobIds: string[] }> {
-  const variants: Partial<Record<keyof typeof JOBS, string[]>> = {
-    mailingListSync: MAILING_LIST_SYNC_TRIGGERS.map((t) => FOLLOW_UP_JOB_IDS.mailingListSync(leadId, t)),
-    crossSellForward: CROSS_SELL_QUESTIONS.map((q) => FOLLOW_UP_JOB_IDS.crossSellForward(leadId, q)),
-    affiliatePostback: POSTBACK_EVENTS.map((e) => FOLLOW_UP_JOB_IDS.affiliatePostback(leadId, e)),
-  };
-  return (Object.keys(JOBS) as Array<keyof typeof JOBS>).map((job) => ({
-    queue: JOBS[job].queue,
-    jobIds: variants[job] ?? [leadId],
-  }));
+  return Object.values(JOBS)
+    .map((job) => ({ queue: job.queue, jobIds: job.leadJobIds(leadId) }))
+    .filter(({ jobIds }) => jobIds.length > 0);
 }
 
 /** The Redis pub/sub channel (under the key prefix) on which outcome changes are published. */

@@ -1,13 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import {
-  FOLLOW_UP_JOB_IDS,
-  FOLLOW_UP_JOB_OPTIONS,
-  JOBS,
-  leadJobIds,
-  queuePrefix,
-  type MailingListSyncTrigger,
-} from '@funnel/contracts/jobs';
+import { JOBS, leadJobIds, queuePrefix, type MailingListSyncTrigger } from '@funnel/contracts/jobs';
+import { enqueue } from '@funnel/server-runtime/job-queue';
 import type { CrossSellQuestion } from '@funnel/contracts/cross-sell';
 
 /**
@@ -26,25 +20,12 @@ export class LeadJobs {
 
   /** Syncs the lead's contact to the mailing list (the worker skips it when no list is configured). */
   async mailingListSync(leadId: string, trigger: MailingListSyncTrigger): Promise<void> {
-    const { queue, name } = JOBS.mailingListSync;
-    await this.queue(queue).add(
-      name,
-      { leadId },
-      { ...FOLLOW_UP_JOB_OPTIONS.mailingListSync, jobId: FOLLOW_UP_JOB_IDS.mailingListSync(leadId, trigger) },
-    );
+    await enqueue(this.queue(JOBS.mailingListSync.queue), JOBS.mailingListSync, { leadId }, trigger);
   }
 
   /** Forwards the lead's cross-sell record, after a yes to `question`. */
   async crossSellForward(leadId: string, question: CrossSellQuestion): Promise<void> {
-    const { queue, name } = JOBS.crossSellForward;
-    await this.queue(queue).add(
-      name,
-      { leadId },
-      {
-        ...FOLLOW_UP_JOB_OPTIONS.crossSellForward,
-        jobId: FOLLOW_UP_JOB_IDS.crossSellForward(leadId, question),
-      },
-    );
+    await enqueue(this.queue(JOBS.crossSellForward.queue), JOBS.crossSellForward, { leadId }, question);
   }
 
   /**

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
-import { JOBS, SUBMIT_LEAD_JOB_OPTIONS } from '@funnel/contracts/jobs';
+import { JOBS } from '@funnel/contracts/jobs';
+import { enqueue } from '@funnel/server-runtime/job-queue';
 import type { Env } from '../env.js';
 import { createAddressSuggestions, type AddressSuggestions } from '../lead/address-suggestions.js';
 import { businessDate } from '../lead/business-date.js';
@@ -97,11 +98,7 @@ export default fp<LeadServicesOptions>(
         onDuplicate: (source, affiliate) =>
           app.metrics.duplicates.inc({ source, affiliate: affiliate ?? 'none' }),
         enqueueSubmission: async (leadId) => {
-          await app.submissionQueue.add(
-            JOBS.submitLead.name,
-            { leadId },
-            { ...SUBMIT_LEAD_JOB_OPTIONS, jobId: leadId },
-          );
+          await enqueue(app.submissionQueue, JOBS.submitLead, { leadId });
         },
       }),
     );

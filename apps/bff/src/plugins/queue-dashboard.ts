@@ -7,8 +7,6 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
 
 const BASE_PATH = '/admin/queues';
-// The worker's reconciler queue (apps/worker/src/reconciler-worker.ts).
-const RECONCILER_QUEUE = 'reconciler';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
@@ -19,7 +17,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest();
 export default fp<{ token: string | undefined; keyPrefix: string; writable: boolean }>(
   async (app, { token, keyPrefix, writable }) => {
     const expected = token ? sha256(token) : undefined;
-    const queueNames = [...Object.values(JOBS).map((job) => job.queue), RECONCILER_QUEUE];
+    const queueNames = Object.values(JOBS).map((job) => job.queue);
     const queues = queueNames.map(
       (name) => new Queue(name, { connection: app.redis, prefix: queuePrefix(keyPrefix) }),
     );

@@ -1,15 +1,16 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import { SubmitLeadJobSchema } from '@funnel/contracts/jobs';
-import { isFinalOutcome, type LeadOutcome } from '@funnel/contracts/lead-outcome';
+import { LeadJobSchema, type LeadJob } from '@funnel/contracts/jobs';
+import { isFinalOutcome } from '@funnel/contracts/lead-outcome';
 import { buildSubmissionPayload, type SubmittableLead } from '@funnel/contracts/lender-network';
 import { TrackingSchema } from '@funnel/contracts/tracking';
 import type { LeadRecord, LeadStore, NewOutcome } from '@funnel/lead-store/lead-store';
-import { buildOrRefuse, submissionContextOf } from './buyer-payload-context.js';
-import { decide, noLender, type DecisionPolicy } from './decision.js';
-import type { LenderClient } from './lender-client.js';
-import { FinalLenderError, RetryableLenderError } from './lender-errors.js';
-import { runWaterfall, type WaterfallDeps } from './waterfall.js';
+import { buildOrRefuse, submissionContextOf } from '../buyers/buyer-payload-context.js';
+import { decide, noLender, type DecisionPolicy } from '../buyers/decision.js';
+import type { LenderClient } from '../buyers/lender-client.js';
+import { FinalLenderError, RetryableLenderError } from '../buyers/lender-errors.js';
+import type { PollSchedule } from './poll-schedule.js';
+import { runWaterfall, type SubmitLeadResult, type WaterfallDeps } from '../waterfall/waterfall.js';
 
 export interface SubmitLeadDeps {
   store: LeadStore;
@@ -29,20 +30,13 @@ export interface SubmitLeadDeps {
     decided(outcome: string, submitToDecisionSeconds: number): void;
     pollLateness(seconds: number): void;
   };
+  /** Where this process notes when each delayed poll is due, for `observe.pollLateness`. */
+  polls?: PollSchedule;
   /** With a buyers file: the buyers' waterfall (ADR 0012) instead of the one lender network. */
   waterfall?: WaterfallDeps | undefined;
   /** Called once the lead's outcome is final (again on a retry: it must be idempotent), e.g. partner webhooks. */
   onFinalOutcome: (leadId: string) => Promise<void>;
 }
-
-// When this process expects each of its delayed polls to run, for the poll-lateness metric. A poll picked up by
-// another worker is simply not measured here; entries are dropped when read or when the map grows too big.
-const pollsDue = new Map<string, number>();
-setInterval(() => {
-  if (pollsDue.size > 100_000) pollsDue.clear();
-}, 60_000).unref();
-
-export type SubmitLeadResult = { outcome: LeadOutcome['outcome'] } | { skipped: string };
 
 /**
  * One run of a lead's submission job. The job holds only the lead id; where the lead stands lives on the lead
@@ -55,10 +49,9 @@ export type SubmitLeadResult = { outcome: LeadOutcome['outcome'] } | { skipped: 
  */
 export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
   return async function processSubmitLead(job: Job, token?: string): Promise<SubmitLeadResult> {
-    const { leadId } = SubmitLeadJobSchema.parse(job.data);
-    const due = pollsDue.get(leadId);
+    const { leadId } = LeadJobSchema.parse(job.data);
+    const due = deps.polls?.take(leadId);
     if (due !== undefined) {
-      pollsDue.delete(leadId);
       deps.observe?.pollLateness(Math.max(0, deps.now() - due) / 1000);
     }
     const log = deps.logger.child({ leadId, jobId: job.id });
@@ -140,9 +133,20 @@ export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
     }
 
     const dueAt = Math.min(deps.now() + deps.pollIntervalMs, deadline);
-    if (deps.observe) pollsDue.set(leadId, dueAt);
+    deps.polls?.expect(leadId, dueAt);
     await job.moveToDelayed(dueAt, token);
     throw new DelayedError();
+  };
+}
+
+/**
+ * What happens to a lead whose submission job failed for good (an unexpected error after every retry): it ends as
+ * "no lender", with the follow-ups of a final outcome, so no borrower waits forever.
+ */
+export function settleFailedSubmission(deps: Pick<SubmitLeadDeps, 'store' | 'onFinalOutcome'>) {
+  return async function noLenderAfterFailure({ leadId }: LeadJob): Promise<void> {
+    await deps.store.setOutcome(leadId, { outcome: 'no_lender', reason: 'internal_error' });
+    await deps.onFinalOutcome(leadId);
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { WalkStep } from './buyer-eligibility.js';
+import type { WalkStep } from '../buyers/buyer-eligibility.js';
 
 /** Where one lead's walk stands, as persisted in Redis. */
 export interface Cursor {

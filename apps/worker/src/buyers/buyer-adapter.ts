@@ -1,8 +1,6 @@
 import type { Buyer } from '@funnel/contracts/buyers';
 import type { MappedFieldError } from '@funnel/contracts/buyer-field-errors';
 import type { LeadRecord } from '@funnel/lead-store/lead-store';
-import { LeadServiceAdapter } from './lead-service-adapter.js';
-import { SyncPostAdapter } from './sync-post-adapter.js';
 
 /** One attempt at one buyer: its own idempotency key, its price floor (if the protocol has one) and its time. */
 export interface AttemptRequest {
@@ -36,10 +34,3 @@ export interface BuyerAdapter {
 }
 
 export type CallObserver = (buyer: string, endpoint: string, result: string, seconds: number) => void;
-
-/** The adapter of the buyer's protocol, with its own connection pool. */
-export function createBuyerAdapter(buyer: Buyer, observe?: CallObserver): BuyerAdapter {
-  return buyer.protocol === 'sync-post'
-    ? new SyncPostAdapter(buyer, observe)
-    : new LeadServiceAdapter(buyer, observe);
-}

@@ -1,68 +1,16 @@
-import { UnrecoverableError, Worker, type Job, type JobsOptions, type Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import { isRedisOutageEcho, type RedisWatch } from '@funnel/server-runtime/redis-watch';
-import {
-  AffiliatePostbackJobSchema,
-  FOLLOW_UP_JOB_IDS,
-  FOLLOW_UP_JOB_OPTIONS,
-  JOBS,
-  queuePrefix,
-} from '@funnel/contracts/jobs';
-import { DUPLICATE_REASON, isFinalOutcome, type LeadOutcome } from '@funnel/contracts/lead-outcome';
+import { AffiliatePostbackJobSchema } from '@funnel/contracts/jobs';
 import { affiliateOf } from '@funnel/contracts/attribution';
 import {
-  PostbackEventSchema,
   fillPostbackUrl,
   postbackValues,
   type AffiliatePostbacks,
   type PostbackDelivery,
 } from '@funnel/contracts/postbacks';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
+import { postbackEventOf } from './affiliate-postback-notifier.js';
 import { WebhookAddressRefusedError, type WebhookSender } from './webhook-sender.js';
-
-/** Whether `outcome` is one the lead's affiliate is paid on: final, and not a refused duplicate. */
-function postbackEventOf(outcome: LeadOutcome | undefined) {
-  if (!outcome || !isFinalOutcome(outcome.outcome) || outcome.reason === DUPLICATE_REASON) return undefined;
-  const event = PostbackEventSchema.safeParse(outcome.outcome);
-  return event.success ? event.data : undefined;
-}
-
-export interface AffiliatePostbackNotifierDeps {
-  store: Pick<LeadStore, 'getTracking' | 'getOutcome'>;
-  queue: Queue;
-  postbacks: AffiliatePostbacks;
-  /** Overrides of the catalog's job options (tests shorten the backoff). */
-  jobOptions?: JobsOptions;
-}
-
-/**
- * What follows a final outcome for an affiliate's lead: when the affiliate has a postback for that outcome, one
- * job (id: lead id and event), so settling the outcome again queues nothing more. Costs nothing without
- * configured postbacks, and two HGETs per lead with them.
- */
-export function createAffiliatePostbackNotifier(deps: AffiliatePostbackNotifierDeps) {
-  return async function notifyAffiliate(leadId: string): Promise<void> {
-    if (Object.keys(deps.postbacks).length === 0) return;
-    const [tracking, outcome] = await Promise.all([
-      deps.store.getTracking(leadId),
-      deps.store.getOutcome(leadId),
-    ]);
-    const affiliate = tracking && affiliateOf(tracking);
-    const event = postbackEventOf(outcome);
-    const postback = affiliate ? deps.postbacks[affiliate] : undefined;
-    if (!event || !postback?.events.includes(event)) return;
-    await deps.queue.add(
-      JOBS.affiliatePostback.name,
-      { leadId, event },
-      {
-        ...FOLLOW_UP_JOB_OPTIONS.affiliatePostback,
-        ...deps.jobOptions,
-        jobId: FOLLOW_UP_JOB_IDS.affiliatePostback(leadId, event),
-      },
-    );
-  };
-}
 
 export interface AffiliatePostbackDeps {
   store: Pick<LeadStore, 'getTracking' | 'getOutcome' | 'recordPostback'>;
@@ -147,25 +95,4 @@ function logFailure(log: Logger, job: Job, details: Record<string, unknown>): vo
   const attempt = job.attemptsMade + 1;
   if (attempt >= (job.opts.attempts ?? 1)) log.error({ ...details, attempt }, 'postback failed for good');
   else log.warn({ ...details, attempt }, 'postback failed, will retry');
-}
-
-/** The BullMQ worker for affiliate postbacks (each attempt logs and records itself). */
-export function createAffiliatePostbackWorker(
-  deps: AffiliatePostbackDeps,
-  options: { connection: Redis; keyPrefix: string; concurrency: number; redisWatch?: RedisWatch },
-): Worker {
-  const worker = new Worker<unknown, AffiliatePostbackResult>(
-    JOBS.affiliatePostback.queue,
-    createAffiliatePostbackProcessor(deps),
-    {
-      connection: options.connection,
-      prefix: queuePrefix(options.keyPrefix),
-      concurrency: options.concurrency,
-    },
-  );
-  worker.on('error', (err) => {
-    if (isRedisOutageEcho(err, options.redisWatch)) return;
-    deps.logger.error({ err }, 'postback worker error');
-  });
-  return worker;
 }

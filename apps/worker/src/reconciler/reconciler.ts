@@ -2,7 +2,8 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { IDEMPOTENCY_KEY_TTL_MS } from '@funnel/contracts/partner-api';
-import { JOBS, SUBMIT_LEAD_JOB_OPTIONS, queuePrefix } from '@funnel/contracts/jobs';
+import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
+import { enqueue } from '@funnel/server-runtime/job-queue';
 import { isFinalOutcome } from '@funnel/contracts/lead-outcome';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
 import { evalScript } from '@funnel/lead-store/redis-script';
@@ -14,7 +15,7 @@ export interface ReconcilerDeps {
   store: LeadStore;
   redis: Redis;
   keyPrefix: string;
-  submissionQueue: Pick<Queue, 'getJob' | 'add'>;
+  submissionQueue: Queue;
   /** An outbox entry younger than this is left to the request that wrote it. */
   outboxAgeMs: number;
   /** A pending lead is ended as no lender this long after its deadline, if nothing else ended it. */
@@ -51,8 +52,7 @@ export function createReconciler(deps: ReconcilerDeps) {
     deps.logger.warn({ leadId, repair: kind, ...detail }, 'reconciler repaired a lead');
   };
 
-  const enqueue = (leadId: string) =>
-    deps.submissionQueue.add(JOBS.submitLead.name, { leadId }, { ...SUBMIT_LEAD_JOB_OPTIONS, jobId: leadId });
+  const resubmit = (leadId: string) => enqueue(deps.submissionQueue, JOBS.submitLead, { leadId });
 
   async function outbox(): Promise<void> {
     for (const leadId of await deps.store.outboxBefore(deps.now() - deps.outboxAgeMs)) {
@@ -61,7 +61,7 @@ export function createReconciler(deps: ReconcilerDeps) {
         deps.store.getOutcome(leadId),
       ]);
       if (!job && outcome && !isFinalOutcome(outcome.outcome)) {
-        await enqueue(leadId);
+        await resubmit(leadId);
         repaired('enqueued', leadId, { from: 'outbox' });
       }
       await deps.store.outboxDone(leadId);
@@ -135,7 +135,7 @@ export function createReconciler(deps: ReconcilerDeps) {
       const state = job ? await job.getState() : 'missing';
       if (LIVE_STATES.has(state)) continue;
       if (job) await job.remove();
-      await enqueue(leadId);
+      await resubmit(leadId);
       repaired(lead.submission.upstreamLeadId ? 'poll_scheduled' : 'enqueued', leadId, { jobState: state });
     }
   }

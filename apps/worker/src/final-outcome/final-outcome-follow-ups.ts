@@ -1,17 +1,16 @@
-import type { JobsOptions, Queue } from 'bullmq';
-import { FOLLOW_UP_JOB_IDS, FOLLOW_UP_JOB_OPTIONS, JOBS } from '@funnel/contracts/jobs';
+import { JOBS } from '@funnel/contracts/jobs';
+import { enqueue, type EnqueueOptions, type QueueSource } from '@funnel/server-runtime/job-queue';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
 
 export interface FinalOutcomeFollowUpsDeps {
   store: Pick<LeadStore, 'getOutcome'>;
-  purgeQueue: Queue;
-  retainQueue: Queue;
+  queues: QueueSource;
   /** `SENSITIVE_PURGE_GRACE_HOURS`: how long after the final outcome SSN and bank data stay. */
   purgeGraceMs: number;
   /** TrustedForm credentials are configured: a sold lead's certificate is retained. */
   retainCertificates: boolean;
   /** Overrides of the catalog's job options (tests shorten the backoff). */
-  jobOptions?: JobsOptions;
+  jobOptions?: EnqueueOptions;
 }
 
 /**
@@ -21,26 +20,17 @@ export interface FinalOutcomeFollowUpsDeps {
  */
 export function createFinalOutcomeFollowUps(deps: FinalOutcomeFollowUpsDeps) {
   return async function scheduleFinalOutcomeFollowUps(leadId: string): Promise<void> {
-    await deps.purgeQueue.add(
-      JOBS.sensitiveDataPurge.name,
+    await enqueue(
+      deps.queues,
+      JOBS.sensitiveDataPurge,
       { leadId },
       {
-        ...FOLLOW_UP_JOB_OPTIONS.sensitiveDataPurge,
         ...deps.jobOptions,
         delay: deps.purgeGraceMs,
-        jobId: FOLLOW_UP_JOB_IDS.sensitiveDataPurge(leadId),
       },
     );
     if (!deps.retainCertificates) return;
     if ((await deps.store.getOutcome(leadId))?.outcome !== 'sold') return;
-    await deps.retainQueue.add(
-      JOBS.trustedFormRetain.name,
-      { leadId },
-      {
-        ...FOLLOW_UP_JOB_OPTIONS.trustedFormRetain,
-        ...deps.jobOptions,
-        jobId: FOLLOW_UP_JOB_IDS.trustedFormRetain(leadId),
-      },
-    );
+    await enqueue(deps.queues, JOBS.trustedFormRetain, { leadId }, deps.jobOptions);
   };
 }

@@ -4,13 +4,16 @@ import type { Buyer, BuyersFile } from '@funnel/contracts/buyers';
 import { LEAD_STATUS } from '@funnel/contracts/lender-network';
 import type { BuyerAttemptResult, LeadEvent } from '@funnel/contracts/lead-events';
 import type { MappedFieldError } from '@funnel/contracts/buyer-field-errors';
+import type { LeadOutcome } from '@funnel/contracts/lead-outcome';
 import type { LeadRecord, NewOutcome } from '@funnel/lead-store/lead-store';
-import type { AttemptAnswer, BuyerAdapter } from './buyer-adapter.js';
-import { dayIn, planWalk, type LeadTraits } from './buyer-eligibility.js';
-import { decide, noLender, rejected, type DecisionPolicy } from './decision.js';
-import { RetryableLenderError } from './lender-errors.js';
-import type { SubmitLeadResult } from './submit-lead-processor.js';
+import type { AttemptAnswer, BuyerAdapter } from '../buyers/buyer-adapter.js';
+import { dayIn, planWalk, type LeadTraits } from '../buyers/buyer-eligibility.js';
+import { decide, noLender, rejected, type DecisionPolicy } from '../buyers/decision.js';
+import { RetryableLenderError } from '../buyers/lender-errors.js';
 import { WaterfallCursors, type Cursor } from './waterfall-cursor.js';
+
+/** What a run of a lead's submission job ended with, kept as the job's return value (walk or single lender). */
+export type SubmitLeadResult = { outcome: LeadOutcome['outcome'] } | { skipped: string };
 
 /** How one attempt ended, as the audit trail, the reports and the metrics see it. */
 export type AttemptResult = BuyerAttemptResult;

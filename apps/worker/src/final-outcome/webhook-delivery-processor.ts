@@ -1,6 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import { PartnerWebhookJobSchema } from '@funnel/contracts/jobs';
+import { LeadJobSchema } from '@funnel/contracts/jobs';
 import { isFinalOutcome } from '@funnel/contracts/lead-outcome';
 import { PartnerWebhookPayloadSchema } from '@funnel/contracts/partner-api';
 import { standardWebhookHeaders } from '@funnel/server-runtime/standard-webhook';
@@ -30,12 +30,12 @@ export function webhookEventId(leadId: string): string {
  * One attempt at telling a partner its lead's final outcome: the signed JSON `{ leadId, outcome, redirectUrl?,
  * decidedAt }`, never personal data. Signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`,
  * `webhook-signature`), and for one deprecation period also with the older `X-Funnel-Signature` (CHANGELOG.md). A network error, a timeout or any non-2xx answer throws, and BullMQ retries
- * with exponential backoff (PARTNER_WEBHOOK_JOB_OPTIONS); each attempt is signed afresh, so its timestamp is
+ * with exponential backoff (`JOBS.partnerWebhook`); each attempt is signed afresh, so its timestamp is
  * current. A lead that is gone, or has no webhook, is skipped.
  */
 export function createWebhookDeliveryProcessor(deps: WebhookDeliveryDeps) {
   return async function processWebhookDelivery(job: Job): Promise<WebhookDeliveryResult> {
-    const { leadId } = PartnerWebhookJobSchema.parse(job.data);
+    const { leadId } = LeadJobSchema.parse(job.data);
     const log = deps.logger.child({ leadId, jobId: job.id });
     const partner = await deps.store.getPartner(leadId);
     if (!partner?.webhookUrl) return { skipped: 'lead gone or without a webhook' };

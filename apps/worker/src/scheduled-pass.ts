@@ -1,10 +1,9 @@
-import { Queue, Worker } from 'bullmq';
+import { Worker, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { queuePrefix } from '@funnel/contracts/jobs';
+import { JOBS, queuePrefix, type JobOptions } from '@funnel/contracts/jobs';
+import type { QueueSource } from '@funnel/server-runtime/job-queue';
 import { evalScript } from '@funnel/lead-store/redis-script';
-
-export const RECONCILE_QUEUE = 'reconciler';
 
 // A pass longer than the interval would let the scheduler's next job start on another worker (BullMQ adds the
 // next job when one starts), so a pass also holds a lock; one that finds it taken skips its turn.
@@ -12,6 +11,8 @@ const LOCK_TTL_MS = 60_000;
 
 export interface ScheduledPassOptions {
   connection: Redis;
+  /** Where the pass's queue is opened (once per process). */
+  queues: QueueSource;
   keyPrefix: string;
   everyMs: number;
   logger: Logger;
@@ -26,15 +27,15 @@ export interface ScheduledPassOptions {
 export async function startScheduledPass(
   name: string,
   pass: () => Promise<unknown>,
-  options: ScheduledPassOptions & { lockTtlMs: number; schedulerId?: string },
+  options: ScheduledPassOptions & { lockTtlMs: number; schedulerId?: string; jobOptions?: JobOptions },
 ): Promise<{ queue: Queue; worker: Worker }> {
   const prefix = queuePrefix(options.keyPrefix);
-  const queue = new Queue(name, { connection: options.connection, prefix });
+  const queue = options.queues.queue(name);
   const schedulerId = options.schedulerId ?? name;
   await queue.upsertJobScheduler(
     schedulerId,
     { every: options.everyMs },
-    { name: schedulerId, opts: { removeOnComplete: 100, removeOnFail: 100 } },
+    { name: schedulerId, opts: options.jobOptions ?? { removeOnComplete: 100, removeOnFail: 100 } },
   );
   const lockKey = `${options.keyPrefix}${name}:lock`;
   const token = `${process.pid}:${Math.random()}`;
@@ -68,10 +69,10 @@ export async function startReconcilerWorker(
   reconcile: () => Promise<void>,
   options: ScheduledPassOptions,
 ): Promise<{ queue: Queue; worker: Worker }> {
-  return startScheduledPass(RECONCILE_QUEUE, reconcile, {
+  return startScheduledPass(JOBS.reconcile.queue, reconcile, {
     ...options,
     lockTtlMs: LOCK_TTL_MS,
-    // The id deployed workers already upserted: another would make a second schedule.
-    schedulerId: 'reconcile',
+    schedulerId: JOBS.reconcile.jobId({}),
+    jobOptions: JOBS.reconcile.options,
   });
 }

@@ -1,12 +1,12 @@
-import type { JobsOptions, Queue } from 'bullmq';
-import { JOBS, PARTNER_WEBHOOK_JOB_OPTIONS } from '@funnel/contracts/jobs';
+import { JOBS } from '@funnel/contracts/jobs';
+import { enqueue, type EnqueueOptions, type QueueSource } from '@funnel/server-runtime/job-queue';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
 
 export interface PartnerWebhookNotifierDeps {
   store: Pick<LeadStore, 'getPartner'>;
-  queue: Queue;
-  /** Overrides of PARTNER_WEBHOOK_JOB_OPTIONS (tests shorten the backoff). */
-  jobOptions?: JobsOptions;
+  queues: QueueSource;
+  /** Overrides of the catalog's job options (tests shorten the backoff). */
+  jobOptions?: EnqueueOptions;
 }
 
 /**
@@ -18,10 +18,6 @@ export function createPartnerWebhookNotifier(deps: PartnerWebhookNotifierDeps) {
   return async function notifyFinalOutcome(leadId: string): Promise<void> {
     const partner = await deps.store.getPartner(leadId);
     if (!partner?.webhookUrl) return;
-    await deps.queue.add(
-      JOBS.partnerWebhook.name,
-      { leadId },
-      { ...PARTNER_WEBHOOK_JOB_OPTIONS, ...deps.jobOptions, jobId: leadId },
-    );
+    await enqueue(deps.queues, JOBS.partnerWebhook, { leadId }, deps.jobOptions);
   };
 }

@@ -1,0 +1,349 @@
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { JOBS } from '@funnel/contracts/jobs';
+import { ERASURE_COMPACTION_QUEUE } from '@funnel/lead-store/disk-erasure';
+import { EventOutbox } from '@funnel/lead-store/event-outbox';
+import { FieldCipher } from '@funnel/lead-store/field-cipher';
+import { LeadStore } from '@funnel/lead-store/lead-store';
+import { SuppressionList } from '@funnel/lead-store/suppression-list';
+import { JobQueues, startQueueWorker, type EnqueueOptions } from '@funnel/server-runtime/job-queue';
+import { watchRedis } from '@funnel/server-runtime/redis-watch';
+import { createBuyerAdapter } from './buyers/create-buyer-adapter.js';
+import { LenderClient } from './buyers/lender-client.js';
+import type { Env } from './env.js';
+import { startErasureCompaction } from './erasure-compaction.js';
+import { createOnFinalOutcome } from './final-outcome/on-final-outcome.js';
+import { createAffiliatePostbackProcessor } from './final-outcome/affiliate-postback-processor.js';
+import { createWebhookDeliveryProcessor } from './final-outcome/webhook-delivery-processor.js';
+import { WebhookSender } from './final-outcome/webhook-sender.js';
+import { createFollowUpWorkers } from './follow-ups/follow-up-workers.js';
+import { OutboundHttp } from './follow-ups/outbound-http.js';
+import { WorkerMetrics, startHealthServer } from './metrics.js';
+import { createReconciler } from './reconciler/reconciler.js';
+import { startReconcilerWorker } from './scheduled-pass.js';
+import { PollSchedule } from './submission/poll-schedule.js';
+import { createSubmitLeadProcessor, settleFailedSubmission } from './submission/submit-lead-processor.js';
+import { startSystemOfRecord } from './system-of-record/system-of-record.js';
+import { WaterfallCursors } from './waterfall/waterfall-cursor.js';
+import { attemptEvent, type AttemptRecord } from './waterfall/waterfall.js';
+
+/** The consumers and scheduled passes a worker process runs; a deployed worker runs them all. */
+export const WORKER_PARTS = [
+  'submission',
+  'partner-webhooks',
+  'affiliate-postbacks',
+  'follow-ups',
+  'reconciler',
+  'erasure-compaction',
+] as const;
+export type WorkerPart = (typeof WORKER_PARTS)[number];
+
+export interface BuildWorkerOptions {
+  logger: Logger;
+  /** Which consumers and passes run (all by default); what a final outcome queues is wired either way. */
+  parts?: readonly WorkerPart[];
+  /** Serve `/healthz`, `/readyz` and `/metrics` on `WORKER_METRICS_PORT` (default true). */
+  health?: boolean;
+  /** Overrides of the catalog's options for the jobs the worker adds (tests shorten the backoff). */
+  jobOptions?: EnqueueOptions;
+  /** More to do once a lead's outcome is final, after the worker's own follow-ups. */
+  alsoOnFinalOutcome?: (leadId: string) => Promise<void>;
+}
+
+export interface BuiltWorker {
+  store: LeadStore;
+  /** Active jobs finish first (BullMQ waits for them), then the connections close. */
+  close(): Promise<void>;
+}
+
+// Partner webhooks and postbacks: few, small and mostly waiting on the partner, so a modest concurrency is
+// plenty. The follow-ups are short third-party calls as well.
+const WEBHOOK_CONCURRENCY = 20;
+const FOLLOW_UP_CONCURRENCY = 20;
+const HOUR_MS = 3600 * 1000;
+
+/**
+ * The worker process: one Redis connection, each queue opened once, every consumer of the job catalog and the
+ * scheduled passes, the system of record when configured, and the health and metrics listener.
+ */
+export async function buildWorker(env: Env, options: BuildWorkerOptions): Promise<BuiltWorker> {
+  const { logger } = options;
+  const runs = (part: WorkerPart) => !options.parts || options.parts.includes(part);
+  // BullMQ needs `maxRetriesPerRequest: null` on worker connections: it blocks on Redis and must wait out restarts.
+  const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+  const queues = new JobQueues(connection, env.REDIS_KEY_PREFIX);
+  const metrics = new WorkerMetrics(queues.of([...Object.values(JOBS), { queue: ERASURE_COMPACTION_QUEUE }]));
+  // One warning when Redis goes away and one when it is back, not a line per reconnection attempt.
+  const redisWatch = watchRedis(connection, logger, 'worker', (up) => metrics.redisUp.set(up ? 1 : 0));
+  const consumer = { connection, keyPrefix: env.REDIS_KEY_PREFIX, redisWatch, logger };
+
+  const cipher = new FieldCipher(env.FIELD_ENCRYPTION_KEYS);
+  const store = new LeadStore(connection, cipher, {
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    // The worker never creates leads; the TTL only matters to the BFF's writes.
+    ttlMs: 30 * 24 * 3600 * 1000,
+  });
+  const suppression = new SuppressionList(connection, {
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    sealer: cipher,
+    hashSecret: env.SUPPRESSION_HASH_SECRET,
+  });
+  const lender = new LenderClient({
+    baseUrl: env.LENDER_NETWORK_URL,
+    ...(env.LENDER_NETWORK_API_KEY ? { apiKey: env.LENDER_NETWORK_API_KEY } : {}),
+    connections: env.LENDER_CONNECTIONS,
+    connectTimeoutMs: env.LENDER_CONNECT_TIMEOUT_MS,
+    headersTimeoutMs: env.LENDER_HEADERS_TIMEOUT_MS,
+    bodyTimeoutMs: env.LENDER_BODY_TIMEOUT_MS,
+    observe: (endpoint, result, seconds) => {
+      metrics.upstreamCalls.inc({ endpoint, result });
+      metrics.upstreamSeconds.observe({ endpoint }, seconds);
+    },
+    pingTimeoutMs: Math.min(env.LENDER_PING_TIMEOUT_MS, env.POLL_INTERVAL_MS),
+  });
+  const webhookSender = new WebhookSender({
+    allowPrivateNetworks: env.PARTNER_WEBHOOK_INSECURE,
+    connectTimeoutMs: 5000,
+    responseTimeoutMs: 10_000,
+  });
+  const outbound = new OutboundHttp({ connectTimeoutMs: 5000, responseTimeoutMs: 10_000 });
+  const trustedForm = env.TRUSTEDFORM_API_KEY
+    ? { apiKey: env.TRUSTEDFORM_API_KEY, certOrigin: env.TRUSTEDFORM_CERT_ORIGIN }
+    : undefined;
+
+  // The system of record: migrations at start (retried until PostgreSQL answers, without holding up the leads),
+  // then the drain of lead events; final outcomes and buyer attempts are recorded as events like everything else.
+  const eventOutbox = new EventOutbox(connection, { keyPrefix: env.REDIS_KEY_PREFIX });
+  const systemOfRecord = env.DATABASE_URL
+    ? startSystemOfRecord({
+        databaseUrl: env.DATABASE_URL,
+        redisUrl: env.REDIS_URL,
+        streamKey: eventOutbox.key,
+        consents: {
+          sealer: cipher,
+          retentionDays: env.CONSENT_RETENTION_DAYS,
+          consentKey: (leadId) => store.consentKey(leadId),
+        },
+        privacy: { streamKey: suppression.streamKey, hashSecret: env.SUPPRESSION_HASH_SECRET },
+        logger,
+        onDrained: (n) => metrics.eventsDrained.inc(n),
+      })
+    : undefined;
+
+  // With a buyers file, each lead walks the buyers (ADR 0012); without one, the lender network above is the only
+  // buyer.
+  const buyerAdapters = new Map(
+    (env.BUYERS?.buyers ?? []).map((buyer) => [
+      buyer.id,
+      createBuyerAdapter(buyer, (id, endpoint, result, seconds) => {
+        metrics.upstreamCalls.inc({ endpoint: `${id}:${endpoint}`, result });
+        metrics.upstreamSeconds.observe({ endpoint: `${id}:${endpoint}` }, seconds);
+      }),
+    ]),
+  );
+  const waterfall = env.BUYERS
+    ? {
+        buyers: env.BUYERS,
+        adapters: buyerAdapters,
+        cursors: new WaterfallCursors(connection, env.REDIS_KEY_PREFIX),
+        policy: { partnerOfferHosts: env.PARTNER_OFFER_HOSTS },
+        now: Date.now,
+        onAttempt: async (attempt: AttemptRecord) => {
+          metrics.buyerAttempts.inc({ buyer: attempt.buyer, result: attempt.result });
+          if (attempt.result !== 'capped')
+            metrics.buyerAttemptSeconds.observe({ buyer: attempt.buyer }, attempt.latencyMs / 1000);
+          if (attempt.price !== undefined) metrics.buyerRevenue.inc({ buyer: attempt.buyer }, attempt.price);
+          if (systemOfRecord) await eventOutbox.append(attemptEvent(attempt));
+        },
+      }
+    : undefined;
+
+  const onFinalOutcome = createOnFinalOutcome({
+    store,
+    queues,
+    postbacks: env.AFFILIATE_POSTBACKS,
+    events: systemOfRecord ? eventOutbox : undefined,
+    purgeGraceMs: env.SENSITIVE_PURGE_GRACE_HOURS * HOUR_MS,
+    retainCertificates: trustedForm !== undefined,
+    jobOptions: options.jobOptions,
+    // A lead ended by the reconciler or a failed job may leave an attempt in flight: its cap places go back.
+    before: waterfall ? (leadId) => waterfall.cursors.close(leadId) : undefined,
+    after: options.alsoOnFinalOutcome,
+  });
+
+  const polls = new PollSchedule();
+  const submitLead = {
+    store,
+    lender,
+    policy: { partnerOfferHosts: env.PARTNER_OFFER_HOSTS },
+    pollIntervalMs: env.POLL_INTERVAL_MS,
+    noLenderFallbackUrl: env.NO_LENDER_FALLBACK_URL,
+    now: Date.now,
+    logger,
+    observe: {
+      decided: (outcome: string, seconds: number) => {
+        metrics.decided.inc({ outcome });
+        metrics.submitToDecision.observe(seconds);
+      },
+      pollLateness: (seconds: number) => metrics.pollLateness.observe(seconds),
+    },
+    polls,
+    postClaimMs: env.LENDER_CONNECT_TIMEOUT_MS + env.LENDER_HEADERS_TIMEOUT_MS + 1000,
+    waterfall,
+    onFinalOutcome,
+  };
+
+  const workers = [
+    ...(runs('submission')
+      ? [
+          // Whatever happens to a job, its lead ends with a final outcome.
+          startQueueWorker(JOBS.submitLead, createSubmitLeadProcessor(submitLead), {
+            ...consumer,
+            concurrency: env.WORKER_CONCURRENCY,
+            stalledIntervalMs: env.STALLED_INTERVAL_MS,
+            lockDurationMs: env.LOCK_DURATION_MS,
+            maxStalledCount: 3,
+            onFinalFailure: settleFailedSubmission(submitLead),
+          }),
+        ]
+      : []),
+    // A delivery that fails for good is logged: the partner can still read GET /api/v1/partner/leads/:id.
+    ...(runs('partner-webhooks')
+      ? [
+          startQueueWorker(
+            JOBS.partnerWebhook,
+            createWebhookDeliveryProcessor({
+              store,
+              secrets: env.PARTNER_WEBHOOK_SECRETS,
+              sender: webhookSender,
+              now: Date.now,
+              logger,
+            }),
+            { ...consumer, concurrency: WEBHOOK_CONCURRENCY },
+          ),
+        ]
+      : []),
+    // Affiliate conversion postbacks: a GET per converted lead, on the webhooks' terms (no redirects, public https).
+    ...(runs('affiliate-postbacks')
+      ? [
+          startQueueWorker(
+            JOBS.affiliatePostback,
+            createAffiliatePostbackProcessor({
+              store,
+              postbacks: env.AFFILIATE_POSTBACKS,
+              sender: webhookSender,
+              logTtlMs: env.POSTBACK_LOG_DAYS * 24 * HOUR_MS,
+              now: Date.now,
+              logger,
+            }),
+            { ...consumer, concurrency: WEBHOOK_CONCURRENCY },
+          ),
+        ]
+      : []),
+    // Mailing list, cross-sell, TrustedForm retain and the purge, each checked against the suppression list
+    // where it shares a contact.
+    ...(runs('follow-ups')
+      ? createFollowUpWorkers(
+          {
+            store,
+            suppression,
+            http: outbound,
+            brevo: env.BREVO_API_KEY
+              ? { baseUrl: env.BREVO_API_URL, apiKey: env.BREVO_API_KEY, listIds: env.BREVO_LIST_IDS }
+              : undefined,
+            forward: env.CROSS_SELL_FORWARD_URL
+              ? { url: env.CROSS_SELL_FORWARD_URL, token: env.CROSS_SELL_FORWARD_TOKEN }
+              : undefined,
+            trustedForm,
+            logger,
+          },
+          { connection, keyPrefix: env.REDIS_KEY_PREFIX, redisWatch, concurrency: FOLLOW_UP_CONCURRENCY },
+        )
+      : []),
+  ];
+
+  const passes = [
+    ...(runs('reconciler')
+      ? [
+          await startReconcilerWorker(
+            createReconciler({
+              store,
+              redis: connection,
+              keyPrefix: env.REDIS_KEY_PREFIX,
+              submissionQueue: queues.queue(JOBS.submitLead.queue),
+              outboxAgeMs: 5000,
+              deadlineGraceMs: env.RECONCILE_DEADLINE_GRACE_MS,
+              noLenderFallbackUrl: env.NO_LENDER_FALLBACK_URL,
+              now: Date.now,
+              logger,
+              onFinalOutcome,
+              onRepair: (kind) => metrics.repairs.inc({ kind }),
+            }),
+            {
+              connection,
+              queues,
+              keyPrefix: env.REDIS_KEY_PREFIX,
+              everyMs: env.RECONCILE_INTERVAL_MS,
+              logger,
+            },
+          ),
+        ]
+      : []),
+    ...(runs('erasure-compaction')
+      ? [await startErasureCompaction(env, { connection, queues, metrics, logger })]
+      : []),
+  ];
+
+  if (systemOfRecord) {
+    metrics.watchSystemOfRecord(
+      () => connection.xlen(eventOutbox.key),
+      () => systemOfRecord.reachable(),
+    );
+  }
+  metrics.redisUp.set(redisWatch.up || connection.status === 'ready' ? 1 : 0);
+  // A taken port costs the operator's view, not the leads: the worker runs on and says so.
+  const health =
+    options.health === false
+      ? undefined
+      : await startHealthServer(
+          env.WORKER_METRICS_PORT,
+          metrics,
+          () => redisWatch.up || connection.status === 'ready',
+        ).catch((err: Error) => {
+          logger.warn(
+            { err: err.message, port: env.WORKER_METRICS_PORT },
+            'health and metrics listener not started',
+          );
+          return undefined;
+        });
+  logger.info(
+    {
+      healthPort: health?.port,
+      lenderNetwork: env.BUYERS ? undefined : new URL(env.LENDER_NETWORK_URL).origin,
+      buyers: env.BUYERS?.buyers.map((buyer) => buyer.id),
+      concurrency: env.WORKER_CONCURRENCY,
+    },
+    'worker started',
+  );
+
+  return {
+    store,
+    async close() {
+      await Promise.all([
+        ...workers.map((worker) => worker.close()),
+        ...passes.map((pass) => pass.worker.close()),
+        systemOfRecord?.stop(),
+      ]);
+      polls.close();
+      await Promise.all([
+        lender.close(),
+        ...[...buyerAdapters.values()].map((adapter) => adapter.close()),
+        webhookSender.close(),
+        outbound.close(),
+        queues.close(),
+        new Promise((resolve) => (health ? health.server.close(resolve) : resolve(undefined))),
+      ]);
+      await connection.quit();
+    },
+  };
+}
