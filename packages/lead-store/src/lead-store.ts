@@ -36,7 +36,7 @@ export {
   type StoredFields,
 } from './lead-record.js';
 export type { LeadProgress } from './lead-submissions.js';
-export { openRetainedConsent, retainedConsentContext } from './retained-consent.js';
+export { openRetainedConsent } from './retained-consent.js';
 
 /**
  * Leads in Redis: one hash per lead, values JSON-encoded, sensitive fields sealed with AES-256-GCM. Every key

@@ -16,7 +16,6 @@ import { LeadSubmission } from './lead-submission.js';
 export {
   LostIdempotencyClaim,
   sessionExpired,
-  type ClientLead,
   type LeadLifecycleDeps,
   type PartnerSource,
   type RequestContext,
