@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from './test-app.js';
 
 const LANDING = { amount: 500, loanReason: 'DEBT_CONSOLIDATION', zipCode: '10001' };
 
-// Issue 11: what the borrower reads from the API (decisions.md, "Settled after the first release").
+// Issue 11: what the borrower reads from the API (docs/product-rules.md §messages).
 describe('the borrower-facing answers of the API', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -32,7 +32,7 @@ const outcomeFields = {
   timeoutHoldMs: millis,
   /**
    * Sold answers carry `redirect_url` (the sandbox's own offer page). Off, a sale comes without an address, as a
-   * network may answer when the lender contacts the borrower itself (decisions.md: the sold screen says so).
+   * network may answer when the lender contacts the borrower itself (docs/product-rules.md §lender-network-answers: the sold screen says so).
    */
   soldRedirect: z.boolean(),
   /** Rejected answers carry `rejectUrl` (the sandbox's own declined page). */

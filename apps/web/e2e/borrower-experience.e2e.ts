@@ -1,4 +1,4 @@
-// Issue 11, the borrower's experience (decisions.md, "Settled after the first release"): a returning visitor
+// Issue 11, the borrower's experience (docs/product-rules.md §returning-visitors-and-sessions): a returning visitor
 // continues or starts over, an expired session is told so in the page, the matching screen's intro advances, the
 // reject and sold-without-address screens say what happened, Back from the lender's page does not send the
 // borrower again, and the landing form fits a phone's first screen. The built BFF, worker and lender sandbox with
@@ -41,7 +41,7 @@ after(async () => {
   await harness?.close();
 });
 
-/** A page that fails its test on any native dialog (decisions.md: never a browser alert). */
+/** A page that fails its test on any native dialog (docs/product-rules.md §returning-visitors-and-sessions: never a browser alert). */
 async function openPage(
   context: BrowserContext,
 ): Promise<{ page: Page; errors: string[]; dialogs: string[] }> {

@@ -121,7 +121,7 @@ export async function typeIgnoringSuggestions(page: Page, label: string, text: s
 
 /**
  * Chooses a radio card by its label with the keyboard: arrow keys from the group's tab stop until it is checked.
- * Arrow keys only move the selection (decisions.md), so the visitor is still on the screen and Next saves; a tap
+ * Arrow keys only move the selection (docs/product-rules.md §choice-steps), so the visitor is still on the screen and Next saves; a tap
  * would save and move on at once (`tapAnswer`).
  */
 export async function choose(page: Page, label: string): Promise<void> {

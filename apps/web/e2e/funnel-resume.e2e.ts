@@ -83,7 +83,11 @@ test('without a session a step says in the page that the session expired; Start 
   await page.getByRole('alert').filter({ hasText: SESSION_EXPIRED }).waitFor();
   await page.getByRole('button', { name: 'Start over', exact: true }).click();
   await page.waitForURL('**/start');
-  assert.deepEqual(alerts, [], 'never a browser alert (decisions.md)');
+  assert.deepEqual(
+    alerts,
+    [],
+    'never a browser alert (docs/product-rules.md §returning-visitors-and-sessions)',
+  );
   await context.close();
 });
 

@@ -1,4 +1,4 @@
-// Reads leads the way the BFF stores them (decisions.md: one hash per lead under server names, sensitive values
+// Reads leads the way the BFF stores them (docs/product-rules.md §field-names: one hash per lead under server names, sensitive values
 // sealed), so tests can assert what was, and was not, saved.
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { keysUnder } from '@funnel/testing/redis-keys';

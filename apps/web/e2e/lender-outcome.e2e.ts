@@ -211,7 +211,7 @@ test(
     await screenshotBothWidths(page, '51-redirect');
 
     // Shown again (a reload) after it sent the browser on, the screen offers its link instead of sending the
-    // borrower again (decisions.md); the link arrives at the lender.
+    // borrower again (docs/product-rules.md §redirects); the link arrives at the lender.
     await lenderPage.release();
     await page.reload();
     await page.getByRole('heading', { level: 1, name: "We've found the program for you!" }).waitFor();
@@ -260,7 +260,11 @@ test(
       .waitFor();
     await page.getByRole('link', { name: 'Continue now' }).waitFor();
     await waitForProgress(page, "We are taking you to the lender's page in 2 seconds.");
-    assert.equal(await page.getByRole('progressbar').count(), 0, 'no verifying counter (decisions.md)');
+    assert.equal(
+      await page.getByRole('progressbar').count(),
+      0,
+      'no verifying counter (docs/product-rules.md §outcome-screens)',
+    );
     await lenderPage.requested();
     await assertAccessible(page, 'reject-page');
     await screenshotBothWidths(page, '53-reject-page');

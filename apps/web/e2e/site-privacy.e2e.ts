@@ -26,7 +26,7 @@ import { leadKeys, newLead } from './lead-in-redis';
 import { assertAccessible, screenshotBothWidths } from './page-checks';
 import { openPage, storedPrivacyRequests } from './site-driver';
 
-/** Spec §8: what a request that never got an answer shows (decisions.md: we show it, the observed site did not). */
+/** Spec §8: what a request that never got an answer shows (docs/product-rules.md §privacy-requests: we show it, the observed site did not). */
 const GENERIC_ERROR = 'An error occurred. Please try again.';
 
 let harness: Harness;

@@ -103,7 +103,7 @@ describe('buyer adapters on the wire', () => {
     });
   });
 
-  it('lead-service: a sale without an address is a sale at the contract price (decisions.md)', async () => {
+  it('lead-service: a sale without an address is a sale at the contract price (docs/product-rules.md §lender-network-answers)', async () => {
     const url = sandbox.buyerUrl('network');
     const configured = await fetch(`${url}/_sandbox/config`, {
       method: 'PUT',

@@ -19,7 +19,7 @@ export type CreateLeadRequest = z.input<typeof CreateLeadRequestSchema>;
 
 /**
  * POST /api/v1/lead from a deep link `?email=&loan_reason=`: pre-fills a new lead only; it never loads or
- * resumes anyone's data (decisions.md). The ZIP is asked on the address step and the amount on the name step.
+ * resumes anyone's data (docs/product-rules.md §returning-visitors-and-sessions). The ZIP is asked on the address step and the amount on the name step.
  */
 export const DeepLinkLeadRequestSchema = z
   .object({
@@ -34,7 +34,7 @@ export type DeepLinkLeadRequest = z.input<typeof DeepLinkLeadRequestSchema>;
 /**
  * Which of the two POST /api/v1/lead bodies `body` is: a deep link carries an email and none of the landing
  * fields; everything else is the landing form. Validating against the chosen one alone gives per-field
- * messages (decisions.md: never a union's generic 'Invalid input').
+ * messages (docs/product-rules.md §messages: never a union's generic 'Invalid input').
  */
 export function createLeadBodySchema(
   body: unknown,

@@ -54,7 +54,7 @@ export const SERVER_TO_CLIENT = Object.fromEntries(
   Object.entries(CLIENT_TO_SERVER).map(([client, server]) => [server, client]),
 ) as { [K in ClientField as (typeof CLIENT_TO_SERVER)[K]]: K };
 
-/** Fields that are encrypted at rest, masked in API responses and redacted from logs (decisions.md). */
+/** Fields that are encrypted at rest, masked in API responses and redacted from logs (docs/product-rules.md §sensitive-data). */
 export const SENSITIVE_CLIENT_FIELDS = [
   'socialSecurityNumber',
   'bankAccount',

@@ -1,8 +1,7 @@
 import * as z from 'zod';
 
 /**
- * Where a submitted lead stands. `pending` until a lender decides; then one final outcome (decisions.md,
- * "Outcomes and screens").
+ * Where a submitted lead stands. `pending` until a lender decides; then one final outcome (docs/product-rules.md §outcome-screens).
  */
 export const OUTCOMES = ['pending', 'sold', 'rejected', 'no_lender'] as const;
 export const OutcomeSchema = z.enum(OUTCOMES).meta({ id: 'Outcome' });
@@ -40,7 +39,7 @@ export type LeadOutcome = z.infer<typeof LeadOutcomeSchema>;
 /** The SSE event name carrying a `LeadOutcome`. */
 export const OUTCOME_EVENT = 'outcome';
 
-/** The screen (route) that shows an outcome (decisions.md, "Outcomes and screens"). */
+/** The screen (route) that shows an outcome (docs/product-rules.md §outcome-screens). */
 export function outcomeRoute(outcome: Pick<LeadOutcome, 'outcome' | 'partnerOffer'>): string {
   switch (outcome.outcome) {
     case 'sold':

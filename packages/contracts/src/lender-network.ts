@@ -1,5 +1,5 @@
 /**
- * The lender-network protocol (decisions.md): the submission payload the worker posts and the sandbox accepts,
+ * The lender-network protocol (docs/product-rules.md §lender-network-answers): the submission payload the worker posts and the sandbox accepts,
  * the two responses, and the one function that turns a stored lead into a payload. This is the third
  * vocabulary of field names; the renaming from server names happens here and nowhere else.
  */

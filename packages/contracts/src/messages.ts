@@ -1,5 +1,5 @@
 /**
- * Every message a person reads when a field is rejected: spec §5, with the wording fixes of decisions.md.
+ * Every message a person reads when a field is rejected: spec §5, with the wording fixes of docs/product-rules.md §messages.
  * Schemas, the BFF and the browser import these constants, so one sentence is never typed twice.
  *
  * Several fields share a sentence (the spec assigns 'Please choose an answer' to five selections); those are
@@ -10,7 +10,7 @@
 
 /** A free-text answer holding control, bidi-override or broken characters (issue 12). */
 export const UNSUPPORTED_CHARACTERS = 'Please remove unsupported characters.';
-/** A request without a live lead: the screen says so in the page, with a Start over button (decisions.md). */
+/** A request without a live lead: the screen says so in the page, with a Start over button (docs/product-rules.md §returning-visitors-and-sessions). */
 export const SESSION_EXPIRED = 'This session is invalid or expired. Please start over!';
 /**
  * The ZIP lookup found no city. The observed landing field said only 'Invalid'; one sentence serves the landing
@@ -51,9 +51,9 @@ export function missingOr(required: string, invalid: string) {
 
 // Name and contact.
 
-/** decisions.md: the observed 'FirstName is required!' gets the obvious wording. */
+/** docs/product-rules.md §messages: the observed 'FirstName is required!' gets the obvious wording. */
 export const FIRST_NAME_REQUIRED = 'First name is required!';
-/** The observed 'lastName is required!' leaked a variable name, like the first-name message decisions.md fixes. */
+/** The observed 'lastName is required!' leaked a variable name, like the first-name message docs/product-rules.md §messages fixes. */
 export const LAST_NAME_REQUIRED = 'Last name is required!';
 export const EMAIL_REQUIRED = 'Email is required!';
 export const EMAIL_INVALID = 'Invalid email address';
@@ -78,15 +78,15 @@ export const STREET_ADDRESS_SPECIAL_CHARACTERS = 'The address can not contain sp
 
 // Employment and income.
 
-/** decisions.md: the observed 'FirstName is required!' on this field was a mistake. */
+/** docs/product-rules.md §messages: the observed 'FirstName is required!' on this field was a mistake. */
 export const EMPLOYER_NAME_REQUIRED = 'Employer name is required!';
 export const JOB_TITLE_REQUIRED = 'Job title is required!';
 export const WORK_PHONE_LENGTH = 'Phone number must be exactly 10 digits';
 export const WORK_PHONE_SAME_AS_PERSONAL =
   'Company phone number must not be the same as personal phone number!';
-/** decisions.md replaces the observed 'Please select a date after 30 days from now!', which said the opposite. */
+/** docs/product-rules.md §pay-dates replaces the observed 'Please select a date after 30 days from now!', which said the opposite. */
 export const PAY_DATE_OUT_OF_WINDOW = 'Please select a date within the next 30 days';
-/** decisions.md: a date inside the window on a weekend or Federal Reserve holiday, when no pay arrives. */
+/** docs/product-rules.md §pay-dates: a date inside the window on a weekend or Federal Reserve holiday, when no pay arrives. */
 export const PAY_DATE_NOT_BUSINESS_DAY = 'Please select a business day';
 
 // Bank.
@@ -99,7 +99,7 @@ export const BANK_NAME_REQUIRED = 'Bank Name is required!';
 export const BANK_ACCOUNT_TYPE_REQUIRED = 'Bank Account Type is required!';
 export const BANK_ACCOUNT_REQUIRED = 'Bank Account is required!';
 export const BANK_ACCOUNT_TOO_SHORT = 'Please enter at least 4 digits';
-/** decisions.md: 17 digits is the NACHA limit (the spec's input allowed 24 and its placeholder said 30). */
+/** docs/product-rules.md §bank-details: 17 digits is the NACHA limit (the spec's input allowed 24 and its placeholder said 30). */
 export const BANK_ACCOUNT_TOO_LONG = 'Please enter at most 17 digits';
 export const BANK_ACCOUNT_DIGITS_ONLY = 'Please enter digits only';
 
@@ -108,14 +108,14 @@ export const BANK_ACCOUNT_DIGITS_ONLY = 'Please enter digits only';
 /** The observed 'LicenseID is required!' leaked a variable name; worded like the fixed too-long message. */
 export const LICENSE_ID_REQUIRED = 'License ID is required!';
 export const LICENSE_ID_TOO_SHORT = 'Please enter at least 2 characters';
-/** decisions.md: the observed 'LicenseID must be 10 characters long' contradicted the 25-character limit. */
+/** docs/product-rules.md §messages: the observed 'LicenseID must be 10 characters long' contradicted the 25-character limit. */
 export const LICENSE_ID_TOO_LONG = 'License ID must be at most 25 characters';
-/** decisions.md: the observed 'FirstName is required!' on this field was a mistake. */
+/** docs/product-rules.md §messages: the observed 'FirstName is required!' on this field was a mistake. */
 export const ISSUING_STATE_REQUIRED = 'Issuing state is required!';
 /** Free text that names no US state (the browser offers an autocomplete over the 50 states). */
 export const ISSUING_STATE_INVALID = 'Please choose a state from the list';
 export const SSN_REQUIRED = 'Social Security Number is required!';
-/** A wrong format only (decisions.md). */
+/** A wrong format only (docs/product-rules.md §messages). */
 export const SSN_INVALID = 'Invalid social security number format xxx-xx-xxxx';
 /** The right format, but a number the SSA never issues (area 000, 666, 900–999; group 00; serial 0000). */
 export const SSN_NOT_ISSUABLE = 'Please enter a valid Social Security Number';
@@ -128,7 +128,7 @@ export const PRIVACY_PHONE_LENGTH = 'Phone number must be 10 characters long';
 export const UNSUBSCRIBE_REASON_REQUIRED = 'Unsubscribe reason is required!';
 /** A reason sent but not on the list. */
 export const UNSUBSCRIBE_REASON_INVALID = 'Please select an unsubscribe reason from the list';
-/** Spec §5, kept exactly (decisions.md): one message for an empty and a malformed unsubscribe email. */
+/** Spec §5, kept exactly (docs/product-rules.md §messages): one message for an empty and a malformed unsubscribe email. */
 export const UNSUBSCRIBE_EMAIL_INVALID = 'invalid email address';
 export const STATE_RESIDENCY_REQUIRED = 'Please select an answer!';
 export const PRIVACY_FIRST_NAME_REQUIRED = 'First Name is required!';
@@ -136,7 +136,7 @@ export const PRIVACY_LAST_NAME_REQUIRED = 'Last Name is required!';
 export const PRIVACY_ZIP_CODE_LENGTH = 'Zip code must be 5 characters long';
 /** The observed 'State Type is required!' named a field that does not exist. */
 export const PRIVACY_STATE_REQUIRED = 'State is required!';
-/** Spec §5, kept exactly (decisions.md): one message for an empty and a short do-not-sell address. */
+/** Spec §5, kept exactly (docs/product-rules.md §messages): one message for an empty and a short do-not-sell address. */
 export const PRIVACY_ADDRESS_LENGTH = 'Address must be 5 characters long';
 export const CITY_REQUIRED = 'City is required!';
 

@@ -60,7 +60,7 @@ const values = (options: readonly { value: unknown }[]) => options.map((option) 
 const labels = (options: readonly { label: string }[]) => options.map((option) => option.label);
 
 describe('loan amounts', () => {
-  it('run $100–$900 by $100, then $1,000–$5,000 by $1,000 (decisions.md)', () => {
+  it('run $100–$900 by $100, then $1,000–$5,000 by $1,000 (docs/product-rules.md §loan-amounts)', () => {
     expect(values(LOAN_AMOUNTS)).toEqual([
       100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 2000, 3000, 4000, 5000,
     ]);
@@ -120,7 +120,7 @@ describe('loan reasons', () => {
 });
 
 describe('answer lists of spec §9', () => {
-  it('residence durations are 1 Year … 10+ Years stored as months (decisions.md)', () => {
+  it('residence durations are 1 Year … 10+ Years stored as months (docs/product-rules.md §option-lists)', () => {
     expect(RESIDENCE_DURATIONS.map((o) => [o.value, o.label])).toEqual([
       [120, '10+ Years'],
       [108, '9 Years'],
@@ -219,7 +219,7 @@ describe('answer lists of spec §9', () => {
     ]);
   });
 
-  it('email domain suggestions are the list of decisions.md', () => {
+  it('email domain suggestions are the list of docs/product-rules.md §option-lists', () => {
     expect(EMAIL_DOMAIN_SUGGESTIONS).toEqual([
       'gmail.com',
       'yahoo.com',
@@ -338,7 +338,7 @@ describe('date-of-birth selects', () => {
     expect(DOB_MONTHS[11]).toEqual({ value: 12, label: 'December' });
   });
 
-  it('counts 100 years down from the latest year that can make someone 18 today (decisions.md)', () => {
+  it('counts 100 years down from the latest year that can make someone 18 today (docs/product-rules.md §date-of-birth)', () => {
     const years = dobYearOptions('2031-03-15');
     expect(years).toHaveLength(100);
     expect(years[0]).toEqual({ value: 2013, label: '2013' });

@@ -1,5 +1,5 @@
 /**
- * The option lists of spec §9 (as settled by decisions.md): what a person sees (`label`) and what is stored
+ * The option lists of spec §9 (as settled by docs/product-rules.md §option-lists): what a person sees (`label`) and what is stored
  * (`value`), a zod schema per list carrying the spec §5 message for a missing or unknown choice, and the
  * default where the spec gives one. Lists are in the order the screens show them.
  */
@@ -43,7 +43,7 @@ export function labelFor<V extends string | number>(
 
 // Loan amount.
 
-/** decisions.md: $100–$900 by $100, then $1,000–$5,000 by $1,000. */
+/** docs/product-rules.md §loan-amounts: $100–$900 by $100, then $1,000–$5,000 by $1,000. */
 export const LOAN_AMOUNTS = [
   { value: 100, label: '$100' },
   { value: 200, label: '$200' },
@@ -66,7 +66,7 @@ export const LoanAmountSchema = z.literal(LOAN_AMOUNT_VALUES, {
   error: missingOr(LOAN_AMOUNT_REQUIRED, LOAN_AMOUNT_INVALID),
 });
 export type LoanAmount = z.infer<typeof LoanAmountSchema>;
-/** decisions.md settles the spec's two readings on $500. */
+/** docs/product-rules.md §loan-amounts settles the spec's two readings on $500. */
 export const DEFAULT_LOAN_AMOUNT = 500 satisfies LoanAmount;
 
 // Loan reason.
@@ -99,7 +99,7 @@ export const DEFAULT_LOAN_REASON = 'DEBT_CONSOLIDATION' satisfies LoanReason;
 
 // Time at residence.
 
-/** decisions.md: whole years, stored as months (years × 12); longest first, as the screen lists them. */
+/** docs/product-rules.md §option-lists: whole years, stored as months (years × 12); longest first, as the screen lists them. */
 export const RESIDENCE_DURATIONS = [
   { value: 120, label: '10+ Years' },
   { value: 108, label: '9 Years' },
@@ -287,7 +287,7 @@ export type UnsubscribeReason = z.infer<typeof UnsubscribeReasonSchema>;
 // US states.
 
 /**
- * The 50 states and the District of Columbia by USPS code, alphabetical by name: decisions.md adds DC to spec §9's
+ * The 50 states and the District of Columbia by USPS code, alphabetical by name: docs/product-rules.md §option-lists adds DC to spec §9's
  * driver's-licence states (the District issues licences, and DC ZIP codes are accepted).
  */
 export const US_STATES = [
@@ -358,7 +358,7 @@ export function toUsStateCode(text: string): UsStateCode | undefined {
 
 // Email domains.
 
-/** decisions.md: offered once the typed email contains '@'. */
+/** docs/product-rules.md §option-lists: offered once the typed email contains '@'. */
 export const EMAIL_DOMAIN_SUGGESTIONS = [
   'gmail.com',
   'yahoo.com',
@@ -392,7 +392,7 @@ export const DOB_YEAR_COUNT = 100;
 export const DOB_MINIMUM_AGE = 18;
 
 /**
- * decisions.md: the year list starts at the latest year that can make someone 18 on `todayIso` ('YYYY-MM-DD')
+ * docs/product-rules.md §date-of-birth: the year list starts at the latest year that can make someone 18 on `todayIso` ('YYYY-MM-DD')
  * and counts down 100 years.
  */
 export function dobYearRange(todayIso: string): { latest: number; earliest: number } {

@@ -82,7 +82,7 @@ describe('UnsubscribeRequestSchema', () => {
       phone: 'Phone number must be 10 characters long',
       reason: 'Please select an unsubscribe reason from the list',
     });
-    // Spec §5 (kept by decisions.md): one message for an empty and a malformed email.
+    // Spec §5 (kept by docs/product-rules.md §messages): one message for an empty and a malformed email.
     expect(messages(UnsubscribeRequestSchema.safeParse({ ...UNSUBSCRIBE, email: '  ' }))).toEqual({
       email: 'invalid email address',
     });
@@ -133,7 +133,7 @@ describe('DoNotSellRequestSchema', () => {
       address: 'Address must be 5 characters long',
       city: 'City is required!',
     });
-    // Spec §5 (kept by decisions.md): one message for an empty and a short address.
+    // Spec §5 (kept by docs/product-rules.md §messages): one message for an empty and a short address.
     expect(messages(DoNotSellRequestSchema.safeParse({ ...DO_NOT_SELL, address: '   ' }))).toEqual({
       address: 'Address must be 5 characters long',
     });

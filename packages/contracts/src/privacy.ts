@@ -36,7 +36,7 @@ const ADDRESS_MIN = 5;
 
 /**
  * The phone of both privacy forms: at most 14 characters as typed, digits plus the mask's punctuation, and
- * 10 digits once that punctuation is stripped (spec §5), forming a NANP number (decisions.md). Outputs the
+ * 10 digits once that punctuation is stripped (spec §5), forming a NANP number (docs/product-rules.md §phone-numbers). Outputs the
  * 10 digits.
  */
 export const PrivacyPhoneSchema = requiredText(PHONE_REQUIRED)
@@ -90,7 +90,7 @@ export const DoNotSellRequestSchema = z
     firstName: requiredText(PRIVACY_FIRST_NAME_REQUIRED).max(NAME_MAX, {
       error: maxLengthMessage('First name', NAME_MAX),
     }),
-    // decisions.md: optional, as its placeholder says; a blank field counts as not given.
+    // docs/product-rules.md §privacy-requests: optional, as its placeholder says; a blank field counts as not given.
     middleName: z
       .string()
       .trim()
@@ -127,7 +127,7 @@ export const DoNotSellRequestSchema = z
       }
       return code;
     }),
-    // Spec §5: 'Address must be 5 characters long' for an empty address too (decisions.md keeps it).
+    // Spec §5: 'Address must be 5 characters long' for an empty address too (docs/product-rules.md §messages keeps it).
     address: requiredText(PRIVACY_ADDRESS_LENGTH)
       .min(ADDRESS_MIN, { error: PRIVACY_ADDRESS_LENGTH, abort: true })
       .max(TEXT_MAX, { error: maxLengthMessage('Address', TEXT_MAX) }),
@@ -168,7 +168,7 @@ export type PrivacyRequestType = z.infer<typeof PrivacyRequestTypeSchema>;
 /**
  * Why a lead must not be shared with marketing partners: the visitor sent the do-not-sell form from the
  * browser holding the lead, or the browser sent the Global Privacy Control signal (`Sec-GPC: 1`,
- * decisions.md).
+ * docs/product-rules.md §privacy-requests).
  */
 export const DO_NOT_SELL_SOURCES = ['do-not-sell-request', 'global-privacy-control'] as const;
 export const DoNotSellSourceSchema = z.enum(DO_NOT_SELL_SOURCES);

@@ -63,7 +63,7 @@ function errorsFor(step: StepName, field: string, value: unknown): Record<string
 
 const MISSING = undefined;
 
-describe('step rules of spec §5 as amended by decisions.md', () => {
+describe('step rules of spec §5 as amended by docs/product-rules.md §messages', () => {
   it.each(STEP_NAMES)('%s accepts its valid answer', (step) => {
     expect(getStep(step).schema.safeParse(VALID[step]).success).toBe(true);
   });
@@ -237,7 +237,7 @@ describe('step rules of spec §5 as amended by decisions.md', () => {
   });
 
   it.each(['120 Main St., Apt #4', "12 O'Neil Rd, Unit 3-B", '7 Elm (Rear) & Oak / 2'])(
-    "accepts the street address %j (decisions.md: - / ' ( ) & . , #)",
+    "accepts the street address %j (docs/product-rules.md §street-address-and-free-text: - / ' ( ) & . , #)",
     (streetAddress) => {
       expect(errorsFor('address', 'streetAddress', streetAddress)).toEqual({});
     },

@@ -1,5 +1,5 @@
 /**
- * The wizard: the landing form, the 25 step screens in order (decisions.md: spec §2's 24 steps plus
+ * The wizard: the landing form, the 25 step screens in order (docs/product-rules.md §wizard-order-and-progress: spec §2's 24 steps plus
  * /besttimecontact after /cellphone), each with the client fields it saves and the zod schema carrying the
  * spec §5 rules and messages, plus the rules that need more than one payload (cross-field checks, "today",
  * the next step of a stored lead). The BFF and the browser run the same code.
@@ -88,7 +88,7 @@ const TEXT_MAX = 100;
 const LICENSE_ID_MIN = 2;
 const LICENSE_ID_MAX = 25;
 const BANK_ACCOUNT_MIN = 4;
-/** decisions.md: NACHA's DFI account number field holds 17 characters. */
+/** docs/product-rules.md §bank-details: NACHA's DFI account number field holds 17 characters. */
 const BANK_ACCOUNT_MAX = 17;
 
 function cappedText(required: string, label: string, max: number) {
@@ -109,7 +109,7 @@ function isUsPhone(value: string): boolean {
 
 /**
  * A US phone number, '(XXX)-XXX-XXXX' or 10 digits, stored as its 10 digits; a valid NANP number
- * (decisions.md: area code and exchange may not start with 0 or 1, checked by libphonenumber's metadata).
+ * (docs/product-rules.md §phone-numbers: area code and exchange may not start with 0 or 1, checked by libphonenumber's metadata).
  */
 export const PhoneSchema = requiredText(PHONE_REQUIRED)
   .refine(isUsPhone, { error: PHONE_INVALID })
@@ -337,7 +337,7 @@ export function previousStep(name: StepName): StepName | undefined {
 }
 
 /**
- * The progress bar's percentage on step `name` (decisions.md, "Settled after the first release"): each of the 25
+ * The progress bar's percentage on step `name` (docs/product-rules.md §wizard-order-and-progress): each of the 25
  * screens, /besttimecontact included, moves the bar by the same share, and submitting is the last share, so the
  * bar reaches 100 only once the application is sent (ssn shows 96.2). Two screens show the same value only when
  * they are the same step. At least 5, so the first screen never shows an empty bar; rounded to one decimal.
@@ -355,7 +355,7 @@ function isMissing(value: unknown): boolean {
 }
 
 /**
- * Where a visitor continues (decisions.md): the first step, in wizard order, with a required field missing
+ * Where a visitor continues (docs/product-rules.md §wizard-order-and-progress): the first step, in wizard order, with a required field missing
  * from `lead`; 'ssn' when every earlier step is answered.
  */
 export function nextStepFor(lead: ClientAnswers): StepName {
@@ -409,7 +409,7 @@ function samePhone(a: unknown, b: unknown): boolean {
 
 /**
  * Why `dobIso` is refused on `todayIso`, if it is: it must be no older than the browser's year list and no later
- * than this year, and the 18th birthday must have passed (decisions.md: the whole date counts, not the year alone).
+ * than this year, and the 18th birthday must have passed (docs/product-rules.md §date-of-birth: the whole date counts, not the year alone).
  */
 function dobProblem(dobIso: string, todayIso: string): string | undefined {
   if (!isIsoDate(dobIso)) return DOB_INVALID;
@@ -420,7 +420,7 @@ function dobProblem(dobIso: string, todayIso: string): string | undefined {
 
 /**
  * Why `dateIso` is refused as the next pay date on `todayIso`, if it is: outside the window, or inside it on a
- * weekend or Federal Reserve holiday (decisions.md gives each its own message).
+ * weekend or Federal Reserve holiday (docs/product-rules.md §pay-dates gives each its own message).
  */
 function payDateProblem(dateIso: string, todayIso: string): string | undefined {
   const { first, last } = payDateWindow(todayIso);

@@ -13,7 +13,7 @@ export class Unopened {
   constructor(readonly sealed: string) {}
 }
 
-/** Stored answers, keyed by server field name (decisions.md: leads are stored under server names). */
+/** Stored answers, keyed by server field name (docs/product-rules.md §field-names: leads are stored under server names). */
 export type StoredFields = Partial<Record<ServerField, unknown>>;
 
 export interface LeadRecord {
@@ -51,7 +51,7 @@ export const META = {
 } as const;
 
 /**
- * Removed once the grace period after the final outcome has passed (decisions.md): what a lender needed and
+ * Removed once the grace period after the final outcome has passed (docs/product-rules.md §sensitive-data): what a lender needed and
  * nobody needs afterwards. The date of birth stays (sealed) for the lead's remaining life; it identifies the
  * borrower on a support request and opens no account.
  */

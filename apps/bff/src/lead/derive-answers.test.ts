@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UNKNOWN_ZIP, derivedAnswers, placeAnswers } from './derive-answers.js';
 
 // Cases from the spec (§4: "Second pay date from the first: BIWEEKLY or TWICEMONTHLY adds 14 days, MONTHLY adds
-// 1 month, WEEKLY adds 7 days. A Saturday or Sunday result moves to the following Monday.") and decisions.md
+// 1 month, WEEKLY adds 7 days. A Saturday or Sunday result moves to the following Monday.") and docs/product-rules.md §pay-dates
 // ("The second pay date skips weekends and those holidays": the Federal Reserve's bank holidays; "the bank name
 // comes from the BFF").
 

@@ -80,7 +80,7 @@ export class LeadDrafts {
   }
 
   /**
-   * 'Start over' (decisions.md): the visitor's unfinished draft is erased from the store. A submitted lead is
+   * 'Start over' (docs/product-rules.md §returning-visitors-and-sessions): the visitor's unfinished draft is erased from the store. A submitted lead is
    * never touched (its outcome and consent evidence stay), and without a live session there is nothing to do.
    */
   async abandon(leadId: string | undefined): Promise<void> {

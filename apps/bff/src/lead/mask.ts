@@ -4,7 +4,7 @@ import type { SensitiveClientField } from '@funnel/contracts/fields';
 export const ON_FILE = 'on file';
 
 /**
- * A sensitive answer as the API shows it (decisions.md): a fixed-width prefix and the last four letters or digits
+ * A sensitive answer as the API shows it (docs/product-rules.md §sensitive-data): a fixed-width prefix and the last four letters or digits
  * (`•••• 6789`), so the mask tells neither the value's length nor its format. A value too short to keep four
  * hidden shows at most half of itself. The birth date shows none of its digits.
  */

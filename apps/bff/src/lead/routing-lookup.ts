@@ -8,7 +8,7 @@ export interface RoutingLookup {
 /**
  * Bank name for a routing number: the FedACH directory first, then an optional upstream service for numbers
  * the directory lacks (its answer shape is the one the observed client read: first item with status
- * 'success' and `data.name`), in title case (decisions.md). An upstream failure is treated as "unknown", never as an error to the visitor.
+ * 'success' and `data.name`), in title case (docs/product-rules.md §bank-details). An upstream failure is treated as "unknown", never as an error to the visitor.
  */
 export function createRoutingLookup(
   directory: RoutingDirectory,

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 const GPC_POLICY_UPDATED = '2026-11-21';
 
 /**
- * Global Privacy Control (decisions.md): a request carrying `Sec-GPC: 1` from a visitor who has a lead is a
+ * Global Privacy Control (docs/product-rules.md §privacy-requests): a request carrying `Sec-GPC: 1` from a visitor who has a lead is a
  * do-not-sell request for that lead. The check runs on every response rather than in chosen routes, so
  * creating a lead (the lead it just created counts), saving a step, reading the lead back and the privacy forms
  * all honour it, and so will any route added later. The session cookie is scoped to /api, so requests for

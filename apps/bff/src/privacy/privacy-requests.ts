@@ -14,7 +14,7 @@ export interface PrivacyRequestsDeps {
 }
 
 /**
- * The privacy requests a visitor makes (spec §2 "Privacy forms", decisions.md): each is recorded durably and
+ * The privacy requests a visitor makes (spec §2 "Privacy forms", docs/product-rules.md §privacy-requests): each is recorded durably and
  * suppresses its contact for good. A request is only ever matched to a lead through the visitor's own session:
  * an email address typed into a form never finds, reveals or changes anyone's lead.
  */
@@ -54,7 +54,7 @@ export class PrivacyRequests {
   }
 
   /**
-   * decisions.md: a `Sec-GPC: 1` request header is a do-not-sell request for the visitor's lead. The flag is set
+   * docs/product-rules.md §privacy-requests: a `Sec-GPC: 1` request header is a do-not-sell request for the visitor's lead. The flag is set
    * once and the first time is recorded in the request stream, so every later request carrying the header costs
    * one Redis call and stores nothing.
    */

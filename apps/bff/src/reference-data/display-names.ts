@@ -176,7 +176,7 @@ export const BANK_ACRONYMS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * A FedACH institution name ("ALPS FEDERAL CREDIT UNION") in title case, as decisions.md shows bank names:
+ * A FedACH institution name ("ALPS FEDERAL CREDIT UNION") in title case, as docs/product-rules.md §bank-details shows bank names:
  * "Alps Federal Credit Union". Linking words are lowercased after the first ("Bank of the West"), ordinals read
  * "1st", an apostrophe keeps the word together ("People's"), and a few bank abbreviations stay in capitals
  * ("TD Bank NA", "N.A."). The directory has no original casing, so "JPMORGAN" becomes "Jpmorgan". A name that

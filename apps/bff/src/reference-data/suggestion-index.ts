@@ -8,7 +8,7 @@ export interface SuggestionEntry {
 export interface SuggestionIndex {
   /**
    * The best `limit` entries whose folded form (see {@link foldForSearch}) starts with the folded `prefix`
-   * (decisions.md): the entry the prefix spells exactly first, then the highest weight (frequency in the source
+   * (docs/product-rules.md §suggestions): the entry the prefix spells exactly first, then the highest weight (frequency in the source
    * data), then alphabetically as shown, ignoring case, accents and punctuation ("Cash Clerk" before "Cashier").
    * The plural or near-duplicate of an entry already listed ("Cashiers" after "Cashier") is
    * dropped. A prefix that folds to nothing answers [].

@@ -76,14 +76,14 @@ describe('loadSuggestions from the reference data', async () => {
     ]);
   });
 
-  it('ranks the more frequent job title first and drops the plural of one shown (decisions.md)', () => {
+  it('ranks the more frequent job title first and drops the plural of one shown (docs/product-rules.md §suggestions)', () => {
     const titles = suggestions.suggest('job_title', 'cash', MAX_SUGGESTIONS);
     expect(titles[0]).toBe('Cashier');
     expect(titles.indexOf('Cashier')).toBeLessThan(titles.indexOf('Cash Register Operator'));
     expect(titles).not.toContain('Cashiers');
   });
 
-  it('never leads job titles with a plural occupation name (issue 25, decisions.md)', () => {
+  it('never leads job titles with a plural occupation name (issue 25, docs/product-rules.md §suggestions)', () => {
     expect(suggestions.suggest('job_title', 'pharmacy tech')[0]).toBe('Pharmacy Technician');
     expect(suggestions.suggest('job_title', 'medical assis')[0]).toBe('Medical Assistant');
     for (const prefix of ['pharmacy', 'medical a', 'registered n', 'act', 'air crew', 'acc']) {

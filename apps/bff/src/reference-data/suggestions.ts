@@ -136,7 +136,7 @@ async function loadJobTitles(dir: string): Promise<SuggestionEntry[] | undefined
         continue;
       }
       // Occupation names are plural ("Pharmacy Technicians"); a person names their own job in the singular
-      // (decisions.md drops plurals). One that names several jobs ("Accountants and Auditors") only fills in.
+      // (docs/product-rules.md §suggestions drops plurals). One that names several jobs ("Accountants and Auditors") only fills in.
       const singular = singularJobTitle(title);
       entries.push(
         singular === undefined

@@ -3,7 +3,7 @@ import type { StepName } from '@funnel/contracts/steps';
 
 /**
  * The older `/apply/{step}` addresses (spec §2), still found in emails and partner links. Each opens the canonical
- * screen (decisions.md); `bank` was the first bank-details screen, the routing number.
+ * screen (docs/product-rules.md §wizard-order-and-progress); `bank` was the first bank-details screen, the routing number.
  */
 const APPLY_ALIASES = new Map<string, StepName>([
   ['home_time', 'hometime'],

@@ -91,7 +91,7 @@ const routes: RouteObject[] = [
       { path: 'apply/:alias?', loader: applyAliasLoader },
       { path: 'mapping-lender', lazy: matchingScreen },
       { path: 'configuration', lazy: matchingScreen },
-      // The outcome screens (decisions.md, "Outcomes and screens"); `outcomeRoute` in contracts picks one.
+      // The outcome screens (docs/product-rules.md §outcome-screens); `outcomeRoute` in contracts picks one.
       { path: 'redirect', lazy: screen(() => import('@/features/outcome/screens/redirect-screen')) },
       {
         path: 'redirect-upstart',

@@ -7,7 +7,7 @@ import { LEAD_QUERY_KEY } from '@/lib/get-lead';
 import styles from './status-screen.module.css';
 
 /**
- * What a funnel or outcome screen shows when the visitor has no live lead (decisions.md): the message in the page
+ * What a funnel or outcome screen shows when the visitor has no live lead (docs/product-rules.md §returning-visitors-and-sessions): the message in the page
  * and a Start over button back to the landing form. The forgotten lead's cached reading goes with it.
  */
 export function SessionExpiredScreen() {

@@ -16,7 +16,7 @@ export function isSessionExpiredState(state: unknown): boolean {
 }
 
 /**
- * Spec §8 with decisions.md: without a live lead the visitor is told so in the page (never a browser alert), with
+ * Spec §8 with docs/product-rules.md §returning-visitors-and-sessions: without a live lead the visitor is told so in the page (never a browser alert), with
  * a Start over button. The address stays; the root layout shows the message instead of the screen.
  */
 export function useExpireSession(): () => void {

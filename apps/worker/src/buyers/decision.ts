@@ -7,7 +7,7 @@ export interface DecisionPolicy {
 }
 
 /**
- * Turns the network's status and addresses into our outcome (decisions.md): 3 pending; 1 sold (a partner offer
+ * Turns the network's status and addresses into our outcome (docs/product-rules.md §lender-network-answers): 3 pending; 1 sold (a partner offer
  * when the redirect host is one; without an address when the network gave none); 2 rejected; any other status follows a returned address if there is one, else
  * counts as rejected. Undefined means "still pending".
  */
@@ -18,7 +18,7 @@ export function decide(
   const { status, redirect_url: redirectUrl, rejectUrl } = answer;
   if (status === LEAD_STATUS.PENDING) return undefined;
   if (status === LEAD_STATUS.SOLD && redirectUrl) return sold(redirectUrl, policy);
-  // decisions.md: a sale without an address is still a sale; the sold screen says the lender will contact them.
+  // docs/product-rules.md §lender-network-answers: a sale without an address is still a sale; the sold screen says the lender will contact them.
   if (status === LEAD_STATUS.SOLD) return { outcome: 'sold' };
   if (status === LEAD_STATUS.REJECTED) return rejected(rejectUrl, 'upstream_rejected');
   if (redirectUrl) return sold(redirectUrl, policy);

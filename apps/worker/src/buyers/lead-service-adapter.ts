@@ -80,7 +80,7 @@ export class LeadServiceAdapter implements BuyerAdapter {
     pending: PendingRef,
   ): AttemptAnswer {
     if (status === LEAD_STATUS.PENDING) return { kind: 'pending', pending };
-    // decisions.md: a sale without an address is still a sale (the borrower is told the lender will call).
+    // docs/product-rules.md §lender-network-answers: a sale without an address is still a sale (the borrower is told the lender will call).
     if (status === LEAD_STATUS.SOLD) {
       return {
         kind: 'sold',

@@ -10,7 +10,7 @@ export interface SensitiveDataPurgeDeps {
 }
 
 /**
- * Removes SSN, bank account, routing and licence numbers from a decided lead (decisions.md): the job is queued
+ * Removes SSN, bank account, routing and licence numbers from a decided lead (docs/product-rules.md §sensitive-data): the job is queued
  * with the grace period as its delay when the outcome becomes final, so it runs once that period has passed.
  */
 export function createSensitiveDataPurgeProcessor(deps: SensitiveDataPurgeDeps) {

@@ -225,7 +225,7 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
 /**
  * How a walk that ran out of buyers ends. Only a buyer's answer is a rejection: when at least one buyer
  * declined the lead, it is rejected; when none decided (each timed out, failed or was capped, or none was
- * eligible), nobody said no, and the borrower gets the no-lender screen (decisions.md: no final status).
+ * eligible), nobody said no, and the borrower gets the no-lender screen (docs/product-rules.md §lender-network-answers: no final status).
  */
 export function walkEnd(cursor: Cursor, noLenderFallbackUrl: string | undefined): NewOutcome {
   if (cursor.declined) return rejected(cursor.rejectUrl, 'all_buyers_declined');

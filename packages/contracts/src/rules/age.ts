@@ -2,7 +2,7 @@ import { formatIsoDate, isIsoDate, isLeapYear, parseIsoDate } from './calendar-d
 
 /**
  * True when a person born on `dobIso` has had their `years`-th birthday on or before `todayIso`
- * (both 'YYYY-MM-DD'). Checked on the whole date, not on the year alone (decisions.md).
+ * (both 'YYYY-MM-DD'). Checked on the whole date, not on the year alone (docs/product-rules.md §date-of-birth).
  *
  * Someone born on February 29 reaches an age in a common year on March 1, not February 28: that is the day
  * the full number of years has passed (the common-law and UK statutory reading), so nobody is treated as 18

@@ -2,7 +2,7 @@ import { addDays, addMonths, isIsoDate, isWeekend } from './calendar-date.js';
 import { federalBankHolidays, isFederalBankHoliday } from './us-federal-holidays.js';
 import { parseIsoDate } from './calendar-date.js';
 
-/** How far ahead a next pay date may be chosen, in days (decisions.md: today to 30 days ahead). */
+/** How far ahead a next pay date may be chosen, in days (docs/product-rules.md §pay-dates: today to 30 days ahead). */
 export const PAY_DATE_WINDOW_DAYS = 30;
 
 /** The first and last day (inclusive, 'YYYY-MM-DD') a next pay date may fall on. */

@@ -23,7 +23,7 @@ const LEGAL_LINKS = [
 /**
  * The site footer (spec §2): the not-a-lender disclaimer when the brand configuration asks for it and the page
  * does not show it already, the logo and social links, the Home Page and legal links, and the copyright line
- * with the current year (decisions.md).
+ * with the current year (docs/product-rules.md §site-content).
  */
 export function Footer() {
   const { pathname } = useLocation();

@@ -4,7 +4,7 @@ import styles from './progress-bar.module.css';
 /**
  * How far through the application the visitor is. The bar grows from where it stood to `value` over one second
  * (spec §4). It starts where the visitor is, not at zero: a reopened tab or a reload shows the bar standing still
- * (decisions.md), and only moving from step to step animates.
+ * (docs/product-rules.md §wizard-order-and-progress), and only moving from step to step animates.
  */
 export function ProgressBar({ value }: { value: number }) {
   const [shown, setShown] = useState(value);

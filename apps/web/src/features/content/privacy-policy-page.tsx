@@ -3,7 +3,7 @@ import { ContentPage } from '@/components/layout/content-page';
 import { BRAND } from '@/config/brand';
 import { PrivacyEmail } from './privacy-email';
 
-/** decisions.md: the policy keeps the date it was given. */
+/** docs/product-rules.md §site-content: the policy keeps the date it was given. */
 const LAST_UPDATED = '09-22-2023';
 
 /** /privacy: what we collect, why, with whom we share it, and the choices and rights a visitor has. */

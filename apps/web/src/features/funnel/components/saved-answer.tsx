@@ -10,7 +10,7 @@ interface SavedAnswerProps {
 }
 
 /**
- * A sensitive answer the BFF holds but only ever returns masked (decisions.md): the screen says it is on file and
+ * A sensitive answer the BFF holds but only ever returns masked (docs/product-rules.md §sensitive-data): the screen says it is on file and
  * offers to enter a new one; Next keeps it.
  */
 export function SavedAnswer({ children, replaceLabel, onReplace }: SavedAnswerProps) {

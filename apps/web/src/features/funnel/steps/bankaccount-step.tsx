@@ -35,7 +35,7 @@ export default function BankaccountStep() {
               inputMode="numeric"
               autoComplete="off"
               autoFocus={replacing}
-              // Digits only, but never cut: a number too long gets the spec's message (decisions.md: 4 to 17
+              // Digits only, but never cut: a number too long gets the spec's message (docs/product-rules.md §bank-details: 4 to 17
               // digits), not a silently shorter account.
               onValueChange={(text) => field.onValueChange(text.replace(/\D/g, ''))}
             />

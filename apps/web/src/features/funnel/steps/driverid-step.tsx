@@ -18,7 +18,7 @@ function stateName(code: string): string {
 
 /**
  * Driver's licence or state ID number, and the issuing state with an autocomplete over the contracts' states.
- * The state starts as the saved one, else the state of the borrower's address (decisions.md), which most
+ * The state starts as the saved one, else the state of the borrower's address (docs/product-rules.md §option-lists), which most
  * licences come from; the borrower can change it.
  */
 export default function DriveridStep() {

@@ -11,7 +11,7 @@ export interface DobParts {
 /**
  * The day once the month or the year changed. A day the new month and year still have stays; one they lack
  * (Feb 29 once a common year is chosen, the 31st once April is) is cleared and the visitor told to choose again
- * (decisions.md), never blanked silently. Without a month there is no day list, so the day goes quietly.
+ * (docs/product-rules.md §date-of-birth), never blanked silently. Without a month there is no day list, so the day goes quietly.
  */
 export function reconcileDay({ month, day, year }: DobParts): { day: string; error?: string } {
   if (!day) return { day };

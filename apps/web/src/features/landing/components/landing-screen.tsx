@@ -23,10 +23,10 @@ import styles from './landing.module.css';
  * The start screen (/start): the loan form in the hero, then the marketing of spec §1 (how it works, why choose
  * us, the Rates & Fees disclosure, trust seals and the lender disclaimer) and a call-to-action back to the form.
  * A deep link `?email=&loan_reason=` instead creates a pre-filled lead behind a full-page loader and continues on
- * the step the BFF names; it never resumes an existing lead (decisions.md). Either way the landing URL's
+ * the step the BFF names; it never resumes an existing lead (docs/product-rules.md §returning-visitors-and-sessions). Either way the landing URL's
  * attribution parameters go with the landing request, and the consent-certification scripts run on the form.
  * A returning visitor with an unfinished application is offered to continue it or start over in place of the
- * form (decisions.md), so Get Started never silently begins a second application.
+ * form (docs/product-rules.md §returning-visitors-and-sessions), so Get Started never silently begins a second application.
  */
 export default function LandingScreen() {
   const location = useLocation();

@@ -12,7 +12,7 @@ interface ResumeOfferProps {
 }
 
 /**
- * In place of the landing form for a returning visitor with an unfinished application (decisions.md): continue
+ * In place of the landing form for a returning visitor with an unfinished application (docs/product-rules.md §returning-visitors-and-sessions): continue
  * on the BFF's next step, or start over, which abandons the old draft so the form begins a new one.
  */
 export function ResumeOffer({ lead, onStartedOver }: ResumeOfferProps) {

@@ -17,7 +17,7 @@ const LOAN_REASON = 'loan_reason';
 /**
  * Reads a deep link `?email=&loan_reason=` (spec §2); `undefined` when the query has neither parameter. The caller
  * removes both from the address bar at once: an email address must not linger in history or be copied with the
- * URL (decisions.md). The email is checked with the email step's own schema, because a pre-filled email is never
+ * URL (docs/product-rules.md §returning-visitors-and-sessions). The email is checked with the email step's own schema, because a pre-filled email is never
  * asked again.
  */
 export function readDeepLink(search: string): DeepLink | undefined {

@@ -1,7 +1,7 @@
 import type { LeadSummary } from '@funnel/contracts/api';
 
 /**
- * Where 'Continue your application' goes (decisions.md): the BFF's next step, except that the pay-date step is
+ * Where 'Continue your application' goes (docs/product-rules.md §returning-visitors-and-sessions): the BFF's next step, except that the pay-date step is
  * /nextpaydatesort, the same screen greeting the visitor by first name, and an application with every answer
  * (the SSN included) waits on /requestcash, the consent screen that submits it.
  */

@@ -84,7 +84,7 @@ export default function MatchingScreen() {
           <CrossSellPanel
             onClose={() => {
               setCrossSellOpen(false);
-              // The panel was below the fold: bring the title and the steps back into view (decisions.md).
+              // The panel was below the fold: bring the title and the steps back into view (docs/product-rules.md §matching-screen).
               const title = document.getElementById(TITLE_ID);
               title?.scrollIntoView({ block: 'center' });
               title?.focus({ preventScroll: true });

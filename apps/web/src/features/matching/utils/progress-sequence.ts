@@ -1,5 +1,5 @@
 /**
- * The waiting screen's sequence. decisions.md ("Settled after the first release"): the three intro steps advance
+ * The waiting screen's sequence. docs/product-rules.md §matching-screen: the three intro steps advance
  * one after another, then the spec's sequence (§4, §9) runs: 'Searching Lenders' for 193 s, then 'Connecting
  * Lenders' for 0.5 s. Every step moves on 0.5 s after its duration. Once the lenders' answer is in, the steps
  * left run to the end within a second, so the visitor moves on quickly instead of waiting out the search.
@@ -17,7 +17,7 @@ export type ProgressStepId = (typeof PROGRESS_STEPS)[number]['id'];
 /** The intro steps, in order: the first three of {@link PROGRESS_STEPS}. */
 export const INTRO_STEP_COUNT = 3;
 
-/** How an intro step reads (decisions.md: waiting, in progress, done; never 'ready' for a step not done). */
+/** How an intro step reads (docs/product-rules.md §matching-screen: waiting, in progress, done; never 'ready' for a step not done). */
 export type IntroStatus = 'waiting' | 'active' | 'done';
 
 /** The intro steps' statuses while step `index` of {@link PROGRESS_STEPS} shows. */

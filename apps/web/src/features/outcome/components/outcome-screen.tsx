@@ -26,13 +26,13 @@ interface OutcomeScreenProps {
   continueLabel: string;
   /**
    * How the screen announces the redirect: the sold screens' verification loader (spec §4), or, given where the
-   * address leads ("the lender's page"), a plain sentence (the reject screen, decisions.md).
+   * address leads ("the lender's page"), a plain sentence (the reject screen, docs/product-rules.md §outcome-screens).
    */
   redirectDestination?: string;
 }
 
 /**
- * The frame of the four outcome screens (decisions.md, "Outcomes and screens"): the title, the screen's text,
+ * The frame of the four outcome screens (docs/product-rules.md §outcome-screens): the title, the screen's text,
  * and, when the outcome has an address, the note that the browser goes there after 2 s. Once it has gone, coming
  * back to this screen (Back from the lender's page) shows the link instead of sending the visitor again.
  */

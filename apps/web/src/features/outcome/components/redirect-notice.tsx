@@ -10,7 +10,7 @@ interface RedirectNoticeProps {
 }
 
 /**
- * The reject screen's onward note (decisions.md): it says where the browser goes in 2 s, with no 'verifying'
+ * The reject screen's onward note (docs/product-rules.md §outcome-screens): it says where the browser goes in 2 s, with no 'verifying'
  * counter that would suggest the request is still being checked.
  */
 export function RedirectNotice({ address, destination, continueLabel }: RedirectNoticeProps) {

@@ -3,11 +3,11 @@ import { useLocation, useNavigate } from 'react-router';
 import type { LeadOutcome } from '@funnel/contracts/lead-outcome';
 import { wasRedirected, type OutcomeRouteState } from '@/lib/outcome-route-state';
 
-/** Every outcome screen with an address sends the browser there after 2 s (decisions.md). */
+/** Every outcome screen with an address sends the browser there after 2 s (docs/product-rules.md §redirects). */
 export const REDIRECT_DELAY_MS = 2_000;
 
 /**
- * Sends the browser to `address` after 2 s, once per visit of the outcome screen (decisions.md: Back from the
+ * Sends the browser to `address` after 2 s, once per visit of the outcome screen (docs/product-rules.md §redirects: Back from the
  * lender's page must not send the borrower again). Just before leaving, this screen's history entry is marked;
  * arriving on a marked entry (Back, a reload), or the page coming back from the back/forward cache, answers
  * `sent` and sends nothing, so the screen offers its link instead.

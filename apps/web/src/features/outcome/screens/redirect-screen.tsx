@@ -2,7 +2,7 @@ import { OutcomeScreen } from '../components/outcome-screen';
 
 /**
  * /redirect: a lender bought the lead; the browser goes to the lender's offer after 2 s. A sale without an
- * address (status 1 with no redirect, decisions.md) stays here: the lender will contact the borrower.
+ * address (status 1 with no redirect, docs/product-rules.md §lender-network-answers) stays here: the lender will contact the borrower.
  */
 export default function RedirectScreen() {
   return (

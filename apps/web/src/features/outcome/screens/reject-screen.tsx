@@ -3,7 +3,7 @@ import { OutcomeScreen } from '../components/outcome-screen';
 
 /**
  * /reject-page: the lenders declined. The screen states the outcome; when the network gave a reject address, it
- * says the browser goes there in 2 s (decisions.md), without a 'verifying' counter.
+ * says the browser goes there in 2 s (docs/product-rules.md §outcome-screens), without a 'verifying' counter.
  */
 export default function RejectScreen() {
   return (
