@@ -7,6 +7,7 @@ describe('loadEnv', () => {
     expect(loadEnv({})).toEqual({
       host: '127.0.0.1',
       port: 4010,
+      nodeEnv: 'development',
       logLevel: 'info',
       sandbox: {
         publicUrl: 'http://127.0.0.1:4010',
@@ -22,6 +23,7 @@ describe('loadEnv', () => {
       SANDBOX_HOST: '0.0.0.0',
       SANDBOX_PORT: '4999',
       SANDBOX_PUBLIC_URL: 'https://sandbox.example.com/',
+      NODE_ENV: 'production',
       SANDBOX_LOG_LEVEL: 'warn',
       SANDBOX_MAX_LEADS: '500',
       SANDBOX_SEED: '77',
@@ -44,6 +46,7 @@ describe('loadEnv', () => {
     expect(env).toEqual({
       host: '0.0.0.0',
       port: 4999,
+      nodeEnv: 'production',
       logLevel: 'warn',
       sandbox: {
         publicUrl: 'https://sandbox.example.com',
