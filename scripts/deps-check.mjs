@@ -95,7 +95,7 @@ async function main() {
     const widths = {
       owner: pad(behind, 'owner'),
       name: pad(behind, 'name'),
-      version: pad(behind, 'version'),
+      version: Math.max('installed'.length, pad(behind, 'version')),
     };
     console.log(`${behind.length} direct dependencies behind the registry's current major:\n`);
     console.log(

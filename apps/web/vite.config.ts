@@ -112,7 +112,7 @@ export default defineConfig({
     manifest: true,
     rolldownOptions: {
       output: {
-        // React, react-dom and react-router in one chunk the entry loads. react-router 8 ships one module per
+        // React, react-router and TanStack Query in one chunk the entry loads. react-router 8 ships one module per
         // file instead of one bundle, and left alone Rolldown split its hooks and components into chunks of
         // their own (shared with the lazy routes): eight more first-screen requests and ~4 kB more gzip.
         codeSplitting: {
