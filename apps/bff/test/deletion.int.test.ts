@@ -34,7 +34,7 @@ async function dump(redis: Redis, prefix: string): Promise<Found[]> {
     if (type === 'set')
       (await redis.smembers(key)).forEach((text, i) => found.push({ key, where: `#${i}`, text }));
     if (type === 'zset') {
-      (await redis.zrange(key, 0, -1)).forEach((text, i) => found.push({ key, where: `#${i}`, text }));
+      (await redis.zrange(key, 0, '-1')).forEach((text, i) => found.push({ key, where: `#${i}`, text }));
     }
     if (type === 'list') {
       (await redis.lrange(key, 0, -1)).forEach((text, i) => found.push({ key, where: `#${i}`, text }));

@@ -109,7 +109,7 @@ async function redisText(redis: Redis): Promise<Array<{ where: string; text: str
     if (type === 'string') text += ` ${await redis.get(key)}`;
     if (type === 'hash') text += ` ${JSON.stringify(await redis.hgetall(key))}`;
     if (type === 'set') text += ` ${(await redis.smembers(key)).join(' ')}`;
-    if (type === 'zset') text += ` ${(await redis.zrange(key, 0, -1)).join(' ')}`;
+    if (type === 'zset') text += ` ${(await redis.zrange(key, 0, '-1')).join(' ')}`;
     if (type === 'list') text += ` ${(await redis.lrange(key, 0, -1)).join(' ')}`;
     if (type === 'stream') text += ` ${JSON.stringify(await redis.xrange(key, '-', '+'))}`;
     out.push({ where: `redis ${type} ${key}`, text });

@@ -1,4 +1,5 @@
-import { Kysely, Migrator, PostgresDialect, sql, type Generated, type Migration } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Generated } from 'kysely';
+import { Migrator, type Migration } from 'kysely/migration';
 import pg from 'pg';
 
 /** The tables of the system of record (migrations below). */

@@ -26,10 +26,10 @@ export default fp<{ distDir: string }>(
       // The web build writes .br and .gz copies beside each asset (apps/web/scripts/compress-dist.mjs).
       preCompressed: true,
       cacheControl: false,
-      setHeaders(res, filePath) {
+      setHeaders(reply, filePath) {
         // The same URL answers Brotli, gzip or plain bytes: caches in between must key on Accept-Encoding.
-        res.setHeader('vary', 'accept-encoding');
-        res.setHeader(
+        reply.header('vary', 'accept-encoding');
+        reply.header(
           'cache-control',
           HASHED_ASSET.test(filePath.split(path.sep).join('/'))
             ? 'public, max-age=31536000, immutable'

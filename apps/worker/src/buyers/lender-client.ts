@@ -50,6 +50,8 @@ export class LenderClient {
       headersTimeout: options.headersTimeoutMs,
       bodyTimeout: options.bodyTimeoutMs,
       keepAliveTimeout: 10_000,
+      // Undici 8 negotiates HTTP/2 by default; `connections` sizes HTTP/1.1 keep-alive sockets, so stay on 1.1.
+      allowH2: false,
     });
   }
 

@@ -30,6 +30,8 @@ export class SyncPostAdapter implements BuyerAdapter {
       connections: 32,
       connectTimeout: buyer.timeouts.connectMs,
       keepAliveTimeout: 10_000,
+      // Undici 8 negotiates HTTP/2 by default; `connections` sizes HTTP/1.1 keep-alive sockets, so stay on 1.1.
+      allowH2: false,
     });
   }
 
