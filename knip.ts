@@ -4,6 +4,11 @@ import type { KnipConfig } from 'knip';
  * knip: files, exports and dependencies nothing uses (`npx knip`, a step of `npm test` after lint).
  * Entry points are globs, not file names, so moving files inside a workspace needs no change here. Every
  * ignore entry says why it is not a finding.
+ *
+ * `npm run knip` passes `--tsConfig tsconfig.build.json`: those files name outDir dist and rootDir src, so knip maps
+ * an import that resolves into a package's dist/ (knip does not use the `source` condition, and a build or
+ * `npm start` leaves dist/ there) back to the package's src/. With tsconfig.json alone every export of a built
+ * package would look unused.
  */
 const config: KnipConfig = {
   // An export its own file uses too is not reported: STYLE.md's web API files export the fetcher beside the

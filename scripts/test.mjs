@@ -73,7 +73,7 @@ env.TEST_DATABASE_URL = services.databaseUrl;
 if (!step('Type check', 'npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only'])) finish(false);
 if (!step('Lint and format', 'npm', ['run', 'lint', '--silent'])) finish(false);
 // Files, exports and dependencies nothing uses (knip.ts says what it ignores and why).
-if (!step('Unused files, exports and dependencies (knip)', 'npx', ['knip', '--no-progress'])) finish(false);
+if (!step('Unused files, exports and dependencies (knip)', 'npm', ['run', '--silent', 'knip'])) finish(false);
 
 const vitestReport = path.join(reportDir, 'vitest.json');
 const unitOk = step('Unit and integration tests (vitest, real Redis)', 'npx', [
