@@ -2,6 +2,7 @@
 // per package, free ports for a second copy, and waiting until every app answers before saying where it is.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { stripVTControlCharacters } from 'node:util';
 
 /**
  * Runs `turbo run build`, printing one line per package as it finishes (turbo's grouped log order prints a
@@ -34,7 +35,8 @@ export async function buildWithProgress({ cwd, env, say, filter }) {
     ['turbo', 'run', 'build', '--output-logs=new-only', '--log-order=grouped', ...only],
     { cwd, env },
     (line) => {
-      const done = /^(\S+?):build: cache (hit|miss|bypass)/.exec(line);
+      // Without colour codes: turbo colours its prefixes when FORCE_COLOR is set (npm test sets it).
+      const done = /^(\S+?):build: cache (hit|miss|bypass)/.exec(stripVTControlCharacters(line));
       if (!done) return;
       waiting.delete(done[1]);
       say(`  ${done[1]} ${done[2] === 'hit' ? 'cached' : `built (${seconds()} s)`}`);
