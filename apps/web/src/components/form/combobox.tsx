@@ -1,6 +1,5 @@
 import { useCombobox, type UseComboboxState, type UseComboboxStateChangeOptions } from 'downshift';
-import { FieldError } from './field-error';
-import { describedBy, fieldIds } from './field-ids';
+import { FieldShell, controlAria } from './field-shell';
 import type { TextFieldProps } from './text-field';
 import styles from './field.module.css';
 
@@ -52,7 +51,6 @@ export function Combobox({
   onBlur,
   ...input
 }: ComboboxProps) {
-  const ids = fieldIds(id);
   const options = suggestions.filter((suggestion) => suggestion.toLowerCase() !== value.trim().toLowerCase());
   const { isOpen, highlightedIndex, getLabelProps, getInputProps, getMenuProps, getItemProps } = useCombobox({
     items: options,
@@ -87,19 +85,25 @@ export function Combobox({
       }
     },
     'aria-expanded': expanded,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': describedBy(hint && ids.hint, error && ids.error),
+    ...controlAria(id, { hint, error }),
     ...input,
   });
 
   return (
-    <div className={styles.field}>
-      <label {...getLabelProps({ className: styles.label })}>{label}</label>
-      {hint && (
-        <p id={ids.hint} className={styles.hint}>
-          {hint}
-        </p>
-      )}
+    <FieldShell
+      id={id}
+      label={label}
+      labelProps={getLabelProps({ className: styles.label })}
+      hint={hint}
+      error={error}
+      withStatus
+      status={status}
+      after={
+        <div className="visually-hidden" aria-live="polite">
+          {expanded ? countMessage(options.length) : ''}
+        </div>
+      }
+    >
       <div className={styles.comboWrapper}>
         <input
           {...inputProps}
@@ -126,13 +130,6 @@ export function Combobox({
             ))}
         </ul>
       </div>
-      <FieldError id={ids.error} message={error} />
-      <div className={styles.status} aria-live="polite">
-        {status}
-      </div>
-      <div className="visually-hidden" aria-live="polite">
-        {expanded ? countMessage(options.length) : ''}
-      </div>
-    </div>
+    </FieldShell>
   );
 }

@@ -1,6 +1,5 @@
 import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
-import { FieldError } from './field-error';
-import { describedBy, fieldIds } from './field-ids';
+import { FieldShell, controlAria } from './field-shell';
 import styles from './field.module.css';
 
 export interface TextFieldProps extends Omit<
@@ -30,31 +29,17 @@ export function TextField({
   ref,
   ...input
 }: TextFieldProps) {
-  const ids = fieldIds(id);
   return (
-    <div className={styles.field}>
-      <label htmlFor={id} className={styles.label}>
-        {label}
-      </label>
-      {hint && (
-        <p id={ids.hint} className={styles.hint}>
-          {hint}
-        </p>
-      )}
+    <FieldShell id={id} label={label} hint={hint} error={error} withStatus status={status}>
       <input
         ref={ref}
         id={id}
         className={styles.input}
         value={value}
         onChange={(event) => onValueChange(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(hint && ids.hint, error && ids.error)}
+        {...controlAria(id, { hint, error })}
         {...input}
       />
-      <FieldError id={ids.error} message={error} />
-      <div className={styles.status} aria-live="polite">
-        {status}
-      </div>
-    </div>
+    </FieldShell>
   );
 }
