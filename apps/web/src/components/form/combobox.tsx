@@ -1,5 +1,5 @@
 import { useCombobox, type UseComboboxState, type UseComboboxStateChangeOptions } from 'downshift';
-import { FieldShell, controlAria } from './field-shell';
+import { FieldShell, controlAria, splitShellProps } from './field-shell';
 import type { TextFieldProps } from './text-field';
 import styles from './field.module.css';
 
@@ -38,19 +38,16 @@ function countMessage(count: number): string {
  * an option too. The number of suggestions is announced politely.
  */
 export function Combobox({
-  id,
-  label,
   value,
   onValueChange,
-  error,
-  hint,
-  status,
   suggestions,
   ref,
   onKeyDown,
   onBlur,
-  ...input
+  ...props
 }: ComboboxProps) {
+  const { shell, control: input } = splitShellProps(props);
+  const { id, label } = shell;
   const options = suggestions.filter((suggestion) => suggestion.toLowerCase() !== value.trim().toLowerCase());
   const { isOpen, highlightedIndex, getLabelProps, getInputProps, getMenuProps, getItemProps } = useCombobox({
     items: options,
@@ -85,19 +82,15 @@ export function Combobox({
       }
     },
     'aria-expanded': expanded,
-    ...controlAria(id, { hint, error }),
+    ...controlAria(id, shell),
     ...input,
   });
 
   return (
     <FieldShell
-      id={id}
-      label={label}
+      {...shell}
       labelProps={getLabelProps({ className: styles.label })}
-      hint={hint}
-      error={error}
       withStatus
-      status={status}
       after={
         <div className="visually-hidden" aria-live="polite">
           {expanded ? countMessage(options.length) : ''}

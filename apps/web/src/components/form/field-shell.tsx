@@ -60,3 +60,10 @@ export function controlAria(id: string, { hint, error }: { hint?: ReactNode; err
     'aria-describedby': describedBy(hint && ids.hint, error && ids.error),
   };
 }
+
+/** Splits a field's props into what its shell shows (label, hint, error, status) and the rest, for the control. */
+export function splitShellProps<
+  P extends { id: string; label: string; hint?: ReactNode; error?: string | undefined; status?: ReactNode },
+>({ id, label, hint, error, status, ...control }: P) {
+  return { shell: { id, label, hint, error, status }, control };
+}

@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
-import { FieldShell, controlAria } from './field-shell';
+import { FieldShell, controlAria, splitShellProps } from './field-shell';
 import styles from './field.module.css';
 
 export interface TextFieldProps extends Omit<
@@ -18,26 +18,17 @@ export interface TextFieldProps extends Omit<
 }
 
 /** A labelled text input with its hint and error wired up for assistive technology. */
-export function TextField({
-  id,
-  label,
-  value,
-  onValueChange,
-  error,
-  hint,
-  status,
-  ref,
-  ...input
-}: TextFieldProps) {
+export function TextField({ value, onValueChange, ref, ...props }: TextFieldProps) {
+  const { shell, control: input } = splitShellProps(props);
   return (
-    <FieldShell id={id} label={label} hint={hint} error={error} withStatus status={status}>
+    <FieldShell {...shell} withStatus>
       <input
         ref={ref}
-        id={id}
+        id={shell.id}
         className={styles.input}
         value={value}
         onChange={(event) => onValueChange(event.target.value)}
-        {...controlAria(id, { hint, error })}
+        {...controlAria(shell.id, shell)}
         {...input}
       />
     </FieldShell>
