@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { mapFieldErrors, type MappedFieldError } from './buyer-field-errors.js';
+import { copyMappedFields } from './buyer-payload-fields.js';
 import { CLIENT_TO_SERVER as server } from './fields.js';
 import {
   BankAccountTypeSchema,
@@ -350,7 +351,7 @@ export function buildSubmissionPayload(lead: SubmittableLead, context: Submissio
     userAgent: context.userAgent,
     webSiteUrl: context.webSiteUrl,
   };
-  for (const [field, from] of Object.entries(FROM_LEAD)) payload[field] = lead[from];
+  copyMappedFields(payload, lead, context.tracking, FROM_LEAD, FROM_TRACKING);
 
   const incomeSource = lead[server.incomeSource];
   const military = incomeSource === 'MILITARY';
@@ -361,10 +362,6 @@ export function buildSubmissionPayload(lead: SubmittableLead, context: Submissio
   payload.ssn = formatSsn(ssn);
   payload.confirm_pii = ssnDigits(ssn);
 
-  for (const [field, from] of Object.entries(FROM_TRACKING)) {
-    const value = context.tracking[from];
-    if (value !== undefined && value !== '') payload[field] = value;
-  }
   if (context.testMode !== undefined) payload.testMode = context.testMode;
   if (context.testSold !== undefined) payload.testSold = context.testSold;
 

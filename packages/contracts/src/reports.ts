@@ -125,6 +125,11 @@ export const FunnelReportSchema = z.object({
 });
 export type FunnelReport = z.infer<typeof FunnelReportSchema>;
 
+/** A report that is a list of rows, with the filters it was computed over. */
+function rowsReport<Row extends z.ZodType>(row: Row) {
+  return z.object({ filters: AppliedFiltersSchema, rows: z.array(row) });
+}
+
 /**
  * One affiliate's day. `affiliate` is null for leads without one (direct traffic). `soldRate` is sold ÷
  * submitted (0 when none submitted); the decision times are over the day's decided leads, null when none.
@@ -141,10 +146,7 @@ export const SalesRowSchema = z.object({
 export type SalesRow = z.infer<typeof SalesRowSchema>;
 
 /** `GET /api/v1/admin/reports/sales`: rows ordered by day, then affiliate. */
-export const SalesReportSchema = z.object({
-  filters: AppliedFiltersSchema,
-  rows: z.array(SalesRowSchema),
-});
+export const SalesReportSchema = rowsReport(SalesRowSchema);
 export type SalesReport = z.infer<typeof SalesReportSchema>;
 
 /**
@@ -165,10 +167,7 @@ export const BuyerSalesRowSchema = z.object({
 export type BuyerSalesRow = z.infer<typeof BuyerSalesRowSchema>;
 
 /** `GET /api/v1/admin/reports/buyers`: one row per buyer, by revenue. */
-export const BuyerSalesReportSchema = z.object({
-  filters: AppliedFiltersSchema,
-  rows: z.array(BuyerSalesRowSchema),
-});
+export const BuyerSalesReportSchema = rowsReport(BuyerSalesRowSchema);
 export type BuyerSalesReport = z.infer<typeof BuyerSalesReportSchema>;
 
 /** `GET /api/v1/admin/reports/dimensions`: the values the filters can take over the range, for pickers. */

@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { mapFieldErrors, type MappedFieldError } from './buyer-field-errors.js';
+import { copyMappedFields } from './buyer-payload-fields.js';
 import { CLIENT_TO_SERVER as server } from './fields.js';
 import {
   BankAccountTypeSchema,
@@ -213,15 +214,11 @@ export function buildSyncPostPayload(
     UserAgent: context.userAgent,
     ClientURL: context.webSiteUrl,
   };
-  for (const [field, from] of Object.entries(FROM_LEAD)) payload[field] = lead[from];
+  copyMappedFields(payload, lead, context.tracking, FROM_LEAD, FROM_TRACKING);
   payload.SSN = ssnDigits(lead[server.socialSecurityNumber]);
   payload.RentOrOwn = lead[server.residenceOwnership] === 'YES' ? 'OWN' : 'RENT';
   payload.OwnsCar = lead[server.ownCar] === 'YES';
   payload.DirectDeposit = lead[server.getDirectDeposit] === 'YES';
-  for (const [field, from] of Object.entries(FROM_TRACKING)) {
-    const value = context.tracking[from];
-    if (value !== undefined && value !== '') payload[field] = value;
-  }
   if (context.testMode !== undefined) payload.TestMode = context.testMode;
   return SyncPostPayloadSchema.parse(payload);
 }

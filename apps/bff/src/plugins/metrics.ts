@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { PromMetrics } from '@funnel/server-runtime/prom-metrics';
+import { collectDefaultMetrics } from 'prom-client';
 
 /** The route label of every step save (`PUT /api/v1/lead/steps/<step>`), one series for all 25 steps. */
 const STEP_ROUTE = '/api/v1/lead/steps/:step';
@@ -11,63 +12,45 @@ declare module 'fastify' {
 }
 
 /** The BFF's Prometheus metrics, per instance (sum them across instances). */
-export class BffMetrics {
-  readonly registry = new Registry();
-  readonly requests = new Counter({
-    name: 'funnel_http_requests_total',
-    help: 'HTTP requests by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
-  readonly requestSeconds = new Histogram({
-    name: 'funnel_http_request_seconds',
-    help: 'HTTP request latency by method and route pattern',
-    labelNames: ['method', 'route'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [this.registry],
-  });
-  readonly leadsCreated = new Counter({
-    name: 'funnel_leads_created_total',
-    help: 'Leads created, by source (funnel, partner)',
-    labelNames: ['source'] as const,
-    registers: [this.registry],
-  });
-  readonly stepsSaved = new Counter({
-    name: 'funnel_steps_saved_total',
-    help: 'Funnel steps saved, by step',
-    labelNames: ['step'] as const,
-    registers: [this.registry],
-  });
-  readonly submitted = new Counter({
-    name: 'funnel_leads_submitted_total',
-    help: 'Leads submitted, by source (funnel, partner)',
-    labelNames: ['source'] as const,
-    registers: [this.registry],
-  });
-  readonly duplicates = new Counter({
-    name: 'funnel_duplicate_leads_total',
-    help: 'Leads refused as a borrower already submitted within the window, by source and affiliate',
-    labelNames: ['source', 'affiliate'] as const,
-    registers: [this.registry],
-  });
-  readonly decided = new Counter({
-    name: 'funnel_outcomes_pushed_total',
-    help: 'Final outcomes pushed to borrowers watching their lead on this instance, by outcome',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
-  readonly redisUp = new Gauge({
-    name: 'funnel_redis_up',
-    help: '1 while the Redis connection is ready',
-    registers: [this.registry],
-  });
+export class BffMetrics extends PromMetrics {
+  readonly requests = this.counter(
+    'funnel_http_requests_total',
+    'HTTP requests by method, route pattern and status',
+    ['method', 'route', 'status'],
+  );
+  readonly requestSeconds = this.histogram(
+    'funnel_http_request_seconds',
+    'HTTP request latency by method and route pattern',
+    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    ['method', 'route'],
+  );
+  readonly leadsCreated = this.counter(
+    'funnel_leads_created_total',
+    'Leads created, by source (funnel, partner)',
+    ['source'],
+  );
+  readonly stepsSaved = this.counter('funnel_steps_saved_total', 'Funnel steps saved, by step', ['step']);
+  readonly submitted = this.counter(
+    'funnel_leads_submitted_total',
+    'Leads submitted, by source (funnel, partner)',
+    ['source'],
+  );
+  readonly duplicates = this.counter(
+    'funnel_duplicate_leads_total',
+    'Leads refused as a borrower already submitted within the window, by source and affiliate',
+    ['source', 'affiliate'],
+  );
+  readonly decided = this.counter(
+    'funnel_outcomes_pushed_total',
+    'Final outcomes pushed to borrowers watching their lead on this instance, by outcome',
+    ['outcome'],
+  );
+  readonly redisUp = this.gauge('funnel_redis_up', '1 while the Redis connection is ready');
 
   constructor(openSse: () => number) {
+    super();
     collectDefaultMetrics({ register: this.registry });
-    new Gauge({
-      name: 'funnel_sse_connections',
-      help: 'Open outcome event streams (SSE) on this instance',
-      registers: [this.registry],
+    this.gauge('funnel_sse_connections', 'Open outcome event streams (SSE) on this instance', {
       collect() {
         this.set(openSse());
       },

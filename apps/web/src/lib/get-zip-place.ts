@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ZipPlaceSchema, type ZipPlace } from '@funnel/contracts/api';
 import { apiRequest } from './api-client';
+import { ApiRequestError } from './api-request-error';
 
 const FIVE_DIGITS = /^\d{5}$/;
 
@@ -9,12 +10,19 @@ export function getZipPlace(zip: string, signal?: AbortSignal): Promise<ZipPlace
   return apiRequest(`/lookup/zip/${zip}`, ZipPlaceSchema, { signal });
 }
 
-/** Looks a ZIP code up once it has five digits; ZIP codes do not move, so an answer is kept for the session. */
-export function useZipPlace(zip: string) {
-  return useQuery({
+/**
+ * Looks a ZIP code up once it has five digits; ZIP codes do not move, so an answer is kept for the session.
+ * `place` is the answer (none yet, or none to be had); `notFound` when the lookup knows no such ZIP code.
+ */
+export function useZipPlace(zip: string): { place: ZipPlace | undefined; notFound: boolean } {
+  const query = useQuery({
     queryKey: ['zip-place', zip],
     queryFn: ({ signal }) => getZipPlace(zip, signal),
     enabled: FIVE_DIGITS.test(zip),
     staleTime: Infinity,
   });
+  return {
+    place: query.data,
+    notFound: query.error instanceof ApiRequestError && query.error.status === 404,
+  };
 }

@@ -1,12 +1,8 @@
 import type { Job } from 'bullmq';
-import type { Logger } from 'pino';
 import { crossSellForwardPayload } from '@funnel/contracts/cross-sell';
-import { CLIENT_TO_SERVER } from '@funnel/contracts/fields';
 import { LeadJobSchema } from '@funnel/contracts/jobs';
-import type { LeadStore } from '@funnel/lead-store/lead-store';
-import type { SuppressionList } from '@funnel/lead-store/suppression-list';
 import type { FollowUpResult } from './follow-up-result.js';
-import { failJob, type OutboundHttp } from './outbound-http.js';
+import { contactSuppression, deliverContact, type ContactDeliveryDeps } from './contact-delivery.js';
 
 /** Where cross-sell records go, and the bearer token the partner gave us (if any). */
 export interface CrossSellForwardConfig {
@@ -14,13 +10,9 @@ export interface CrossSellForwardConfig {
   token?: string | undefined;
 }
 
-export interface CrossSellForwardDeps {
-  store: Pick<LeadStore, 'get'>;
-  suppression: Pick<SuppressionList, 'isSuppressed'>;
-  http: Pick<OutboundHttp, 'postJson'>;
+export interface CrossSellForwardDeps extends ContactDeliveryDeps {
   /** Unset without `CROSS_SELL_FORWARD_URL`: every forward is skipped. */
   forward: CrossSellForwardConfig | undefined;
-  logger: Logger;
 }
 
 /**
@@ -38,24 +30,24 @@ export function createCrossSellForwardProcessor(deps: CrossSellForwardDeps) {
     if (lead.doNotSell) return { skipped: 'lead flagged do-not-sell' };
     const payload = crossSellForwardPayload(lead.fields, lead.crossSell);
     if (!payload) return { skipped: 'lead lacks the contact fields' };
-    const phone = lead.fields[CLIENT_TO_SERVER.phone];
-    const suppressed = await deps.suppression.isSuppressed({
-      email: payload.email,
-      phone: typeof phone === 'string' ? phone : undefined,
-    });
+    const suppressed = await contactSuppression(deps.suppression, payload.email, lead.fields);
     if (suppressed.doNotSell || suppressed.unsubscribed) return { skipped: 'contact suppressed' };
 
-    try {
-      await deps.http.postJson('cross-sell partner', deps.forward.url, payload, {
-        // The same job id on every attempt: a partner that saw a retried post can drop the repeat.
-        'idempotency-key': String(job.id),
-        ...(deps.forward.token ? { authorization: `Bearer ${deps.forward.token}` } : {}),
-      });
-    } catch (error) {
-      deps.logger.warn({ leadId, jobId: job.id, err: (error as Error).message }, 'cross-sell forward failed');
-      failJob(error);
-    }
-    deps.logger.info({ leadId, jobId: job.id }, 'cross-sell record forwarded');
+    await deliverContact(
+      deps,
+      { job, leadId },
+      {
+        service: 'cross-sell partner',
+        url: deps.forward.url,
+        body: payload,
+        headers: {
+          // The same job id on every attempt: a partner that saw a retried post can drop the repeat.
+          'idempotency-key': String(job.id),
+          ...(deps.forward.token ? { authorization: `Bearer ${deps.forward.token}` } : {}),
+        },
+      },
+      { failed: 'cross-sell forward failed', done: 'cross-sell record forwarded' },
+    );
     return { done: 'forwarded' };
   };
 }

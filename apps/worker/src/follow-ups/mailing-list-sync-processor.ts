@@ -1,12 +1,8 @@
 import type { Job } from 'bullmq';
-import type { Logger } from 'pino';
 import { LeadJobSchema } from '@funnel/contracts/jobs';
-import { CLIENT_TO_SERVER } from '@funnel/contracts/fields';
 import { MAILING_LIST_CONTACTS_PATH, mailingListContact } from '@funnel/contracts/mailing-list';
-import type { LeadStore } from '@funnel/lead-store/lead-store';
-import type { SuppressionList } from '@funnel/lead-store/suppression-list';
 import type { FollowUpResult } from './follow-up-result.js';
-import { failJob, type OutboundHttp } from './outbound-http.js';
+import { contactSuppression, deliverContact, type ContactDeliveryDeps } from './contact-delivery.js';
 
 /** Brevo's API v3: the base URL (`https://api.brevo.com/v3`), the key and the lists contacts join. */
 export interface BrevoConfig {
@@ -15,13 +11,9 @@ export interface BrevoConfig {
   listIds: number[];
 }
 
-export interface MailingListSyncDeps {
-  store: Pick<LeadStore, 'get'>;
-  suppression: Pick<SuppressionList, 'isSuppressed'>;
-  http: Pick<OutboundHttp, 'postJson'>;
+export interface MailingListSyncDeps extends ContactDeliveryDeps {
   /** Unset without `BREVO_API_KEY`: every sync is skipped. */
   brevo: BrevoConfig | undefined;
-  logger: Logger;
 }
 
 /**
@@ -37,27 +29,20 @@ export function createMailingListSyncProcessor(deps: MailingListSyncDeps) {
     if (!lead) return { skipped: 'lead no longer exists' };
     const contact = mailingListContact(lead.fields, deps.brevo.listIds);
     if (!contact) return { skipped: 'no email yet' };
-    const phone = lead.fields[CLIENT_TO_SERVER.phone];
-    const suppressed = await deps.suppression.isSuppressed({
-      email: contact.email,
-      phone: typeof phone === 'string' ? phone : undefined,
-    });
+    const suppressed = await contactSuppression(deps.suppression, contact.email, lead.fields);
     if (suppressed.unsubscribed) return { skipped: 'contact unsubscribed' };
 
-    try {
-      await deps.http.postJson(
-        'mailing list',
-        `${deps.brevo.baseUrl}${MAILING_LIST_CONTACTS_PATH}`,
-        contact,
-        {
-          'api-key': deps.brevo.apiKey,
-        },
-      );
-    } catch (error) {
-      deps.logger.warn({ leadId, jobId: job.id, err: (error as Error).message }, 'mailing-list sync failed');
-      failJob(error);
-    }
-    deps.logger.info({ leadId, jobId: job.id }, 'contact synced to the mailing list');
+    await deliverContact(
+      deps,
+      { job, leadId },
+      {
+        service: 'mailing list',
+        url: `${deps.brevo.baseUrl}${MAILING_LIST_CONTACTS_PATH}`,
+        body: contact,
+        headers: { 'api-key': deps.brevo.apiKey },
+      },
+      { failed: 'mailing-list sync failed', done: 'contact synced to the mailing list' },
+    );
     return { done: 'synced' };
   };
 }

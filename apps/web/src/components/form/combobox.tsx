@@ -1,6 +1,5 @@
 import { useCombobox, type UseComboboxState, type UseComboboxStateChangeOptions } from 'downshift';
-import { FieldError } from './field-error';
-import { describedBy, fieldIds } from './field-ids';
+import { FieldShell, controlAria, splitShellProps } from './field-shell';
 import type { TextFieldProps } from './text-field';
 import styles from './field.module.css';
 
@@ -39,20 +38,16 @@ function countMessage(count: number): string {
  * an option too. The number of suggestions is announced politely.
  */
 export function Combobox({
-  id,
-  label,
   value,
   onValueChange,
-  error,
-  hint,
-  status,
   suggestions,
   ref,
   onKeyDown,
   onBlur,
-  ...input
+  ...props
 }: ComboboxProps) {
-  const ids = fieldIds(id);
+  const { shell, control: input } = splitShellProps(props);
+  const { id, label } = shell;
   const options = suggestions.filter((suggestion) => suggestion.toLowerCase() !== value.trim().toLowerCase());
   const { isOpen, highlightedIndex, getLabelProps, getInputProps, getMenuProps, getItemProps } = useCombobox({
     items: options,
@@ -87,19 +82,21 @@ export function Combobox({
       }
     },
     'aria-expanded': expanded,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': describedBy(hint && ids.hint, error && ids.error),
+    ...controlAria(id, shell),
     ...input,
   });
 
   return (
-    <div className={styles.field}>
-      <label {...getLabelProps({ className: styles.label })}>{label}</label>
-      {hint && (
-        <p id={ids.hint} className={styles.hint}>
-          {hint}
-        </p>
-      )}
+    <FieldShell
+      {...shell}
+      labelProps={getLabelProps({ className: styles.label })}
+      withStatus
+      after={
+        <div className="visually-hidden" aria-live="polite">
+          {expanded ? countMessage(options.length) : ''}
+        </div>
+      }
+    >
       <div className={styles.comboWrapper}>
         <input
           {...inputProps}
@@ -126,13 +123,6 @@ export function Combobox({
             ))}
         </ul>
       </div>
-      <FieldError id={ids.error} message={error} />
-      <div className={styles.status} aria-live="polite">
-        {status}
-      </div>
-      <div className="visually-hidden" aria-live="polite">
-        {expanded ? countMessage(options.length) : ''}
-      </div>
-    </div>
+    </FieldShell>
   );
 }

@@ -1,7 +1,6 @@
 import type { Option } from '@funnel/contracts/options';
 import type { Ref, SelectHTMLAttributes } from 'react';
-import { FieldError } from './field-error';
-import { describedBy, fieldIds } from './field-ids';
+import { FieldShell, controlAria } from './field-shell';
 import styles from './field.module.css';
 
 interface SelectFieldProps extends Omit<
@@ -32,20 +31,15 @@ export function SelectField({
   ref,
   ...select
 }: SelectFieldProps) {
-  const ids = fieldIds(id);
   return (
-    <div className={styles.field}>
-      <label htmlFor={id} className={styles.label}>
-        {label}
-      </label>
+    <FieldShell id={id} label={label} error={error}>
       <select
         ref={ref}
         id={id}
         className={`${styles.input} ${styles.select}`}
         value={value}
         onChange={(event) => onValueChange(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(error && ids.error)}
+        {...controlAria(id, { error })}
         {...select}
       >
         {placeholder !== undefined && <option value="">{placeholder}</option>}
@@ -55,7 +49,6 @@ export function SelectField({
           </option>
         ))}
       </select>
-      <FieldError id={ids.error} message={error} />
-    </div>
+    </FieldShell>
   );
 }

@@ -1,6 +1,5 @@
 import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
-import { FieldError } from './field-error';
-import { describedBy, fieldIds } from './field-ids';
+import { FieldShell, controlAria, splitShellProps } from './field-shell';
 import styles from './field.module.css';
 
 export interface TextFieldProps extends Omit<
@@ -19,42 +18,19 @@ export interface TextFieldProps extends Omit<
 }
 
 /** A labelled text input with its hint and error wired up for assistive technology. */
-export function TextField({
-  id,
-  label,
-  value,
-  onValueChange,
-  error,
-  hint,
-  status,
-  ref,
-  ...input
-}: TextFieldProps) {
-  const ids = fieldIds(id);
+export function TextField({ value, onValueChange, ref, ...props }: TextFieldProps) {
+  const { shell, control: input } = splitShellProps(props);
   return (
-    <div className={styles.field}>
-      <label htmlFor={id} className={styles.label}>
-        {label}
-      </label>
-      {hint && (
-        <p id={ids.hint} className={styles.hint}>
-          {hint}
-        </p>
-      )}
+    <FieldShell {...shell} withStatus>
       <input
         ref={ref}
-        id={id}
+        id={shell.id}
         className={styles.input}
         value={value}
         onChange={(event) => onValueChange(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(hint && ids.hint, error && ids.error)}
+        {...controlAria(shell.id, shell)}
         {...input}
       />
-      <FieldError id={ids.error} message={error} />
-      <div className={styles.status} aria-live="polite">
-        {status}
-      </div>
-    </div>
+    </FieldShell>
   );
 }

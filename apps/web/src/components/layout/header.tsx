@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { HOW_IT_WORKS_SECTION_ID, HowItWorksSteps } from '@/components/content/how-it-works-steps';
 import { RatesAndFees } from '@/components/content/rates-and-fees';
@@ -20,6 +20,30 @@ type Popup = 'how-it-works' | 'rates-and-fees' | 'faqs';
 const LANDING_PATH = '/start';
 /** The route whose header gets the celebratory style (spec §2). */
 const CELEBRATION_PATH = '/congratulations';
+
+/** A menu item that is a button; `opensDialog` when it opens a popup rather than scrolling the page. */
+function NavButton({
+  opensDialog,
+  onClick,
+  children,
+}: {
+  opensDialog: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <li>
+      <button
+        type="button"
+        className={styles.navItem}
+        aria-haspopup={opensDialog ? 'dialog' : undefined}
+        onClick={onClick}
+      >
+        {children}
+      </button>
+    </li>
+  );
+}
 
 function prefersReducedMotion(): boolean {
   return window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -84,7 +108,10 @@ export function Header() {
     }
   }
 
-  const closePopup = () => setPopup(null);
+  const popupProps = (id: Popup) => ({
+    open: popup === id,
+    onClose: () => setPopup(null),
+  });
 
   return (
     <header
@@ -129,61 +156,33 @@ export function Header() {
                 </a>
               </li>
             )}
-            <li>
-              <button
-                type="button"
-                className={styles.navItem}
-                aria-haspopup={pathname === LANDING_PATH ? undefined : 'dialog'}
-                onClick={showHowItWorks}
-              >
-                How it works
-              </button>
-            </li>
-            <li>
-              <button
-                type="button"
-                className={styles.navItem}
-                aria-haspopup="dialog"
-                onClick={() => openPopup('rates-and-fees')}
-              >
-                Rates &amp; Fees
-              </button>
-            </li>
-            <li>
-              <button
-                type="button"
-                className={styles.navItem}
-                aria-haspopup="dialog"
-                onClick={() => openPopup('faqs')}
-              >
-                FAQs
-              </button>
-            </li>
+            <NavButton opensDialog={pathname !== LANDING_PATH} onClick={showHowItWorks}>
+              How it works
+            </NavButton>
+            <NavButton opensDialog onClick={() => openPopup('rates-and-fees')}>
+              Rates &amp; Fees
+            </NavButton>
+            <NavButton opensDialog onClick={() => openPopup('faqs')}>
+              FAQs
+            </NavButton>
           </ul>
         </nav>
       </div>
-      <Dialog
-        open={popup === 'how-it-works'}
-        title="How it works"
-        onClose={closePopup}
-        finalFocusRef={popupReturnRef}
-      >
+      <Dialog {...popupProps('how-it-works')} finalFocusRef={popupReturnRef} title="How it works">
         <HowItWorksSteps />
       </Dialog>
       <Dialog
-        open={popup === 'rates-and-fees'}
-        title="Rates & Fees"
-        onClose={closePopup}
+        {...popupProps('rates-and-fees')}
         finalFocusRef={popupReturnRef}
+        title="Rates & Fees"
         size="large"
       >
         <RatesAndFees />
       </Dialog>
       <Dialog
-        open={popup === 'faqs'}
-        title="Frequently asked questions"
-        onClose={closePopup}
+        {...popupProps('faqs')}
         finalFocusRef={popupReturnRef}
+        title="Frequently asked questions"
         size="large"
       >
         <Suspense fallback={<PageLoader />}>

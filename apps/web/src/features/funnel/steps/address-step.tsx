@@ -3,7 +3,6 @@ import { Combobox } from '@/components/form/combobox';
 import { FormField } from '@/components/form/form-field';
 import { FieldRejection } from '@/components/form/use-schema-form';
 import { ZipCodeField } from '@/components/form/zip-code-field';
-import { ApiRequestError } from '@/lib/api-request-error';
 import { useZipPlace } from '@/lib/get-zip-place';
 import { useAddressSuggestions } from '../api/get-address-suggestions';
 import { StepScreen } from '../components/step-screen';
@@ -21,12 +20,11 @@ export default function AddressStep() {
       zipCode: savedText(answers.zipCode),
     }),
     // A ZIP code the lookup does not know is refused before the rest is checked, as it was shown already.
-    toAnswers: (values) => (zipNotFound ? new FieldRejection({ zipCode: ZIP_CODE_NOT_FOUND }) : values),
+    toAnswers: (values) => (zip.notFound ? new FieldRejection({ zipCode: ZIP_CODE_NOT_FOUND }) : values),
   });
   const [streetAddress, zipCode] = form.form.watch(['streetAddress', 'zipCode']);
-  const place = useZipPlace(zipCode);
+  const zip = useZipPlace(zipCode);
   const suggestions = useAddressSuggestions(streetAddress, zipCode);
-  const zipNotFound = place.error instanceof ApiRequestError && place.error.status === 404;
 
   return (
     <StepScreen step="address" form={form} onSubmit={() => form.submitStep()}>
@@ -46,13 +44,7 @@ export default function AddressStep() {
       <FormField
         form={form.form}
         name="zipCode"
-        render={(field) => (
-          <ZipCodeField
-            {...field}
-            place={place.data}
-            error={field.error ?? (zipNotFound ? ZIP_CODE_NOT_FOUND : undefined)}
-          />
-        )}
+        render={(field) => <ZipCodeField {...field} place={zip.place} notFound={zip.notFound} />}
       />
     </StepScreen>
   );

@@ -17,7 +17,6 @@ import { ZipCodeField } from '@/components/form/zip-code-field';
 import { ConsentCertification, ConsentDisclosure } from '@/components/consent/consent-certification';
 import { RatesAndFeesButton } from '@/components/content/rates-and-fees-button';
 import { Button } from '@/components/ui/button';
-import { ApiRequestError } from '@/lib/api-request-error';
 import { readConsentCertificates } from '@/lib/consent-certificates';
 import { GENERIC_ERROR } from '@/lib/generic-error';
 import { useZipPlace } from '@/lib/get-zip-place';
@@ -57,15 +56,14 @@ export function LandingForm({ initialLoanReason, landingParams, firstFieldRef }:
     },
     resolver: schemaResolver<LandingValues, unknown>(LandingSchema, {
       toInput: (values) => ({ ...values, amount: Number(values.amount) }),
-      check: (): FieldMessages => (zipNotFound ? { zipCode: ZIP_CODE_NOT_FOUND } : {}),
+      check: (): FieldMessages => (zip.notFound ? { zipCode: ZIP_CODE_NOT_FOUND } : {}),
     }),
     onFailure(error) {
       setFailure(GENERIC_ERROR);
       postClientLog({ pretext: 'Creating a lead failed', text: describeError(error), type: 'error' });
     },
   });
-  const place = useZipPlace(form.watch('zipCode'));
-  const zipNotFound = place.error instanceof ApiRequestError && place.error.status === 404;
+  const zip = useZipPlace(form.watch('zipCode'));
 
   return (
     <form
@@ -113,13 +111,7 @@ export function LandingForm({ initialLoanReason, landingParams, firstFieldRef }:
       <FormField
         form={form}
         name="zipCode"
-        render={(field) => (
-          <ZipCodeField
-            {...field}
-            place={place.data}
-            error={field.error ?? (zipNotFound ? ZIP_CODE_NOT_FOUND : undefined)}
-          />
-        )}
+        render={(field) => <ZipCodeField {...field} place={zip.place} notFound={zip.notFound} />}
       />
       <ConsentCertification />
       {failure && (

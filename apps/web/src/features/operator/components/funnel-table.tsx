@@ -2,6 +2,7 @@ import { FUNNEL_POSITION_LABELS, type FunnelReport } from '@funnel/contracts/rep
 import { formatCount, formatRate } from '../utils/number-format';
 import { OUTCOME_LABELS, outcomeReasonLabel } from '../utils/outcome-reason-labels';
 import styles from './operator.module.css';
+import { ReportTable, type ReportColumn } from './report-table';
 
 /**
  * Each position of the funnel in wizard order, by the screen's name (the CSV keeps the step id): how many leads
@@ -9,33 +10,23 @@ import styles from './operator.module.css';
  */
 export function FunnelTable({ steps }: { steps: FunnelReport['steps'] }) {
   return (
-    <div className={styles.tableScroll} role="region" aria-labelledby="funnel-table-caption" tabIndex={0}>
-      <table className={`${styles.table} ${styles.stacked}`}>
-        <caption id="funnel-table-caption">Funnel by step</caption>
-        <thead>
-          <tr>
-            <th scope="col">Step</th>
-            <th scope="col">Reached</th>
-            <th scope="col">Completed</th>
-            <th scope="col">Drop-off</th>
-            <th scope="col">Drop-off rate</th>
-          </tr>
-        </thead>
-        <tbody>
-          {steps.map((row) => (
-            <tr key={row.step}>
-              <th scope="row">{FUNNEL_POSITION_LABELS[row.step]}</th>
-              <td data-label="Reached">{formatCount(row.reached)}</td>
-              <td data-label="Completed">{formatCount(row.completed)}</td>
-              <td data-label="Drop-off">{formatCount(row.dropOff)}</td>
-              <td data-label="Drop-off rate">{formatRate(row.dropOffRate)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ReportTable
+      id="funnel-table"
+      caption="Funnel by step"
+      columns={FUNNEL_COLUMNS}
+      rows={steps}
+      rowKey={(row) => row.step}
+    />
   );
 }
+
+const FUNNEL_COLUMNS: readonly ReportColumn<FunnelReport['steps'][number]>[] = [
+  { label: 'Step', cell: (row) => FUNNEL_POSITION_LABELS[row.step] },
+  { label: 'Reached', cell: (row) => formatCount(row.reached) },
+  { label: 'Completed', cell: (row) => formatCount(row.completed) },
+  { label: 'Drop-off', cell: (row) => formatCount(row.dropOff) },
+  { label: 'Drop-off rate', cell: (row) => formatRate(row.dropOffRate) },
+];
 
 /** How the range's leads ended up. */
 export function FunnelOutcomes({ outcomes }: { outcomes: FunnelReport['outcomes'] }) {
@@ -62,30 +53,19 @@ export function FunnelOutcomes({ outcomes }: { outcomes: FunnelReport['outcomes'
 export function OutcomeReasons({ reasons }: { reasons: FunnelReport['outcomeReasons'] }) {
   if (reasons.length === 0) return null;
   return (
-    <div className={styles.tableScroll} role="region" aria-labelledby="reasons-table-caption" tabIndex={0}>
-      <table className={`${styles.table} ${styles.stacked} ${styles.oneColumn}`}>
-        <caption id="reasons-table-caption">Why leads were not sold</caption>
-        <thead>
-          <tr>
-            <th scope="col">Outcome</th>
-            <th scope="col" className={styles.text}>
-              Reason
-            </th>
-            <th scope="col">Leads</th>
-          </tr>
-        </thead>
-        <tbody>
-          {reasons.map((row) => (
-            <tr key={`${row.outcome}:${row.reason ?? ''}`}>
-              <th scope="row">{OUTCOME_LABELS[row.outcome]}</th>
-              <td className={styles.text} data-label="Reason">
-                {outcomeReasonLabel(row.reason)}
-              </td>
-              <td data-label="Leads">{formatCount(row.leads)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ReportTable
+      id="reasons-table"
+      caption="Why leads were not sold"
+      columns={REASON_COLUMNS}
+      rows={reasons}
+      rowKey={(row) => `${row.outcome}:${row.reason ?? ''}`}
+      oneColumn
+    />
   );
 }
+
+const REASON_COLUMNS: readonly ReportColumn<FunnelReport['outcomeReasons'][number]>[] = [
+  { label: 'Outcome', cell: (row) => OUTCOME_LABELS[row.outcome] },
+  { label: 'Reason', cell: (row) => outcomeReasonLabel(row.reason), text: true },
+  { label: 'Leads', cell: (row) => formatCount(row.leads) },
+];

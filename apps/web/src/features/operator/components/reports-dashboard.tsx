@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageHeading } from '@/components/ui/page-heading';
 import { PageLoader } from '@/components/ui/page-loader';
@@ -34,6 +34,36 @@ function CsvLink({ report, filters, label }: { report: ReportName; filters: Repo
   );
 }
 
+interface ReportSectionProps<T> {
+  report: ReportName;
+  title: string;
+  filters: ReportFilters;
+  query: { data: T | undefined; error: Error | null; isFetching: boolean };
+  /** What the loader says until the first answer. */
+  loading: string;
+  children: (report: T) => ReactNode;
+}
+
+/** One report: its heading and CSV link, then the report once loaded (the previous one while a new one loads). */
+function ReportSection<T>({ report, title, filters, query, loading, children }: ReportSectionProps<T>) {
+  const headingId = `${report}-heading`;
+  return (
+    <section className={styles.section} aria-labelledby={headingId} aria-busy={query.isFetching}>
+      <div className={styles.sectionHead}>
+        <h2 id={headingId}>{title}</h2>
+        <CsvLink report={report} filters={filters} label={`Download ${report} CSV`} />
+      </div>
+      {query.data ? (
+        children(query.data)
+      ) : query.error ? (
+        <LoadFailed error={query.error} />
+      ) : (
+        <PageLoader message={loading} />
+      )}
+    </section>
+  );
+}
+
 /** The reports over the filters in the page's address. */
 export function ReportsDashboard() {
   const [search, setSearch] = useSearchParams();
@@ -53,40 +83,28 @@ export function ReportsDashboard() {
         onApply={(next) => setSearch(filtersToSearch(next))}
       />
 
-      <section className={styles.section} aria-labelledby="funnel-heading" aria-busy={funnel.isFetching}>
-        <div className={styles.sectionHead}>
-          <h2 id="funnel-heading">Funnel</h2>
-          <CsvLink report="funnel" filters={filters} label="Download funnel CSV" />
-        </div>
-        {funnel.data ? (
+      <ReportSection
+        report="funnel"
+        title="Funnel"
+        filters={filters}
+        query={funnel}
+        loading="Loading the funnel…"
+      >
+        {(report) => (
           <>
-            <FunnelOutcomes outcomes={funnel.data.outcomes} />
-            <OutcomeReasons reasons={funnel.data.outcomeReasons} />
+            <FunnelOutcomes outcomes={report.outcomes} />
+            <OutcomeReasons reasons={report.outcomeReasons} />
             <Suspense fallback={<PageLoader message="Loading the chart…" />}>
-              <FunnelChart steps={funnel.data.steps} />
+              <FunnelChart steps={report.steps} />
             </Suspense>
-            <FunnelTable steps={funnel.data.steps} />
+            <FunnelTable steps={report.steps} />
           </>
-        ) : funnel.error ? (
-          <LoadFailed error={funnel.error} />
-        ) : (
-          <PageLoader message="Loading the funnel…" />
         )}
-      </section>
+      </ReportSection>
 
-      <section className={styles.section} aria-labelledby="sales-heading" aria-busy={sales.isFetching}>
-        <div className={styles.sectionHead}>
-          <h2 id="sales-heading">Sales</h2>
-          <CsvLink report="sales" filters={filters} label="Download sales CSV" />
-        </div>
-        {sales.data ? (
-          <SalesTable rows={sales.data.rows} />
-        ) : sales.error ? (
-          <LoadFailed error={sales.error} />
-        ) : (
-          <PageLoader message="Loading sales…" />
-        )}
-      </section>
+      <ReportSection report="sales" title="Sales" filters={filters} query={sales} loading="Loading sales…">
+        {(report) => <SalesTable rows={report.rows} />}
+      </ReportSection>
     </>
   );
 }
