@@ -26,6 +26,8 @@ export interface AttemptRecord {
   tier: number;
   floor?: number;
   result: AttemptResult;
+  /** How a timed-out or failed call ended ('timeout', 'queue_timeout', 'response_too_large', 'http_5xx', …). */
+  errorKind?: string;
   price?: number;
   latencyMs: number;
   fieldErrors: MappedFieldError[];
@@ -180,7 +182,9 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
         // A failed ping is tried again at the next tick, within the attempt's budget.
         return delay(run, Math.min(deps.now() + buyer.timeouts.pollMs, endsAt, deadline));
       }
-      await moveOn(error.kind === 'timeout' ? 'timeout' : 'error');
+      // Never sent for want of a connection in time is a timeout too; the kind says which.
+      const timedOut = error.kind === 'timeout' || error.kind === 'queue_timeout';
+      await moveOn(timedOut ? 'timeout' : 'error', { errorKind: error.kind });
       continue;
     }
 
@@ -258,6 +262,7 @@ export function attemptEvent(attempt: AttemptRecord): LeadEvent {
     tier: attempt.tier,
     ...(attempt.floor !== undefined ? { floor: attempt.floor } : {}),
     result: attempt.result,
+    ...(attempt.errorKind ? { errorKind: attempt.errorKind } : {}),
     ...(attempt.price !== undefined ? { price: attempt.price } : {}),
     latencyMs: Math.round(attempt.latencyMs),
     fieldErrors: attempt.fieldErrors,
