@@ -168,11 +168,13 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
         answer = await adapter.check(
           lead,
           { upstreamLeadId: cursor.upstreamLeadId, checkKey: cursor.checkKey ?? attemptKey },
-          endsAt - now,
+          endsAt - deps.now(),
         );
       } else {
         // Posting: the first time, or again after a crash with the same key (the buyer answers the same).
-        const budgetMs = Math.min(Math.max(endsAt - now, REPLAY_MS), deadline - DEADLINE_MARGIN_MS - now);
+        // The budget runs from the attempt's start (`endsAt`), so the time spent recording it counts too.
+        const sent = deps.now();
+        const budgetMs = Math.min(Math.max(endsAt - sent, REPLAY_MS), deadline - DEADLINE_MARGIN_MS - sent);
         answer = await adapter.post(lead, { key: attemptKey, floor: step.floor, budgetMs });
       }
     } catch (error) {
