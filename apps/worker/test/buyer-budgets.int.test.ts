@@ -9,7 +9,8 @@ import type { LeadRecord } from '@funnel/lead-store/lead-store';
 import { createBuyerAdapter } from '../src/buyers/create-buyer-adapter.js';
 import { LenderClient } from '../src/buyers/lender-client.js';
 import { RetryableLenderError } from '../src/buyers/lender-errors.js';
-import { startBuyersSandbox } from './waterfall-fixture.js';
+import { Pipeline } from './pipeline-fixture.js';
+import { buyersFile, startBuyersSandbox, startWaterfallWorker } from './waterfall-fixture.js';
 
 /** The sample lead as the worker reads it from the store. */
 const lead = {
@@ -174,6 +175,29 @@ describe('answer size limit', () => {
       expect(kind).toBe('response_too_large');
     } finally {
       await client.close();
+    }
+  });
+
+  it('a walk records the too-large answer with its attempt and decides the lead without waiting', async () => {
+    const pipeline = new Pipeline();
+    const worker = startWaterfallWorker(
+      pipeline,
+      buyersFile([{ id: 'huge', protocol: 'sync-post', baseUrl, tier: 1, priceLadder: [50] }]),
+    );
+    try {
+      const started = Date.now();
+      const id = await pipeline.submitLead({ deadlineMs: 60_000 });
+      expect(await pipeline.finalOutcome(id)).toMatchObject({
+        outcome: 'no_lender',
+        reason: 'no_buyer_decided',
+      });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(worker.attemptsOf(id)).toMatchObject([
+        { buyer: 'huge', result: 'error', errorKind: 'response_too_large' },
+      ]);
+    } finally {
+      await worker.close();
+      await pipeline.close();
     }
   });
 });
