@@ -95,6 +95,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
     connectTimeoutMs: env.LENDER_CONNECT_TIMEOUT_MS,
     headersTimeoutMs: env.LENDER_HEADERS_TIMEOUT_MS,
     bodyTimeoutMs: env.LENDER_BODY_TIMEOUT_MS,
+    maxResponseBytes: env.UPSTREAM_RESPONSE_MAX_BYTES,
     observe: (endpoint, result, seconds) => {
       metrics.upstreamCalls.inc({ endpoint, result });
       metrics.upstreamSeconds.observe({ endpoint }, seconds);
@@ -135,10 +136,14 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
   const buyerAdapters = new Map(
     (env.BUYERS?.buyers ?? []).map((buyer) => [
       buyer.id,
-      createBuyerAdapter(buyer, (id, endpoint, result, seconds) => {
-        metrics.upstreamCalls.inc({ endpoint: `${id}:${endpoint}`, result });
-        metrics.upstreamSeconds.observe({ endpoint: `${id}:${endpoint}` }, seconds);
-      }),
+      createBuyerAdapter(
+        buyer,
+        (id, endpoint, result, seconds) => {
+          metrics.upstreamCalls.inc({ endpoint: `${id}:${endpoint}`, result });
+          metrics.upstreamSeconds.observe({ endpoint: `${id}:${endpoint}` }, seconds);
+        },
+        { maxResponseBytes: env.UPSTREAM_RESPONSE_MAX_BYTES },
+      ),
     ]),
   );
   const waterfall = env.BUYERS

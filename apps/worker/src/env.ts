@@ -35,6 +35,15 @@ export const EnvSchema = z
     LENDER_BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
     LENDER_PING_TIMEOUT_MS: z.coerce.number().int().positive().default(1500),
     LENDER_CONNECTIONS: z.coerce.number().int().positive().default(64),
+    /**
+     * The largest answer read from a buyer or the lender network, bytes (default 1 MiB). A longer one is given
+     * up while it streams in, never buffered, and its attempt ends as the `response_too_large` error.
+     */
+    UPSTREAM_RESPONSE_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(1024 * 1024),
     POLL_INTERVAL_MS: z.coerce.number().int().positive().default(2000),
     WORKER_CONCURRENCY: z.coerce.number().int().positive().default(100),
     /** Redirect hosts that are partner offers rather than lenders ('Suitable program found' screen). */

@@ -57,6 +57,8 @@ export const LeadEventSchema = z.discriminatedUnion('type', [
     /** The price floor posted; none for a protocol without prices. */
     floor: z.number().nonnegative().optional(),
     result: z.enum(BUYER_ATTEMPT_RESULTS),
+    /** How a timed-out or failed call ended: 'timeout', 'queue_timeout' (never sent), 'response_too_large', … */
+    errorKind: z.string().max(40).optional(),
     /** What the buyer pays, when sold. */
     price: z.number().nonnegative().optional(),
     latencyMs: z.number().int().nonnegative(),

@@ -34,3 +34,11 @@ export interface BuyerAdapter {
 }
 
 export type CallObserver = (buyer: string, endpoint: string, result: string, seconds: number) => void;
+
+/** How an adapter's connection pool is sized and bounded. */
+export interface AdapterOptions {
+  /** The buyer's keep-alive connections, and so its calls in flight (default 32). */
+  connections?: number;
+  /** The largest answer read from the buyer (UPSTREAM_RESPONSE_MAX_BYTES; default 1 MiB). */
+  maxResponseBytes?: number;
+}

@@ -8,6 +8,7 @@ import {
 import { TrackingSchema } from '@funnel/contracts/tracking';
 import type { LeadRecord } from '@funnel/lead-store/lead-store';
 import type {
+  AdapterOptions,
   AttemptAnswer,
   AttemptRequest,
   BuyerAdapter,
@@ -28,11 +29,13 @@ export class LeadServiceAdapter implements BuyerAdapter {
   constructor(
     readonly buyer: Buyer,
     observe?: CallObserver,
+    options: AdapterOptions = {},
   ) {
     this.#client = new LenderClient({
       baseUrl: buyer.baseUrl,
       ...(buyer.apiKey ? { apiKey: buyer.apiKey } : {}),
-      connections: 32,
+      connections: options.connections ?? 32,
+      ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
       connectTimeoutMs: buyer.timeouts.connectMs,
       headersTimeoutMs: buyer.timeouts.attemptMs,
       bodyTimeoutMs: buyer.timeouts.attemptMs,

@@ -1,4 +1,3 @@
-import { Pool, errors as undiciErrors } from 'undici';
 import type * as z from 'zod';
 import {
   LENDER_NETWORK_PATHS,
@@ -9,12 +8,8 @@ import {
   type SubmissionPayload,
   type SubmitResponse,
 } from '@funnel/contracts/lender-network';
-import {
-  FinalLenderError,
-  RetryableLenderError,
-  retryableStatusKind,
-  transportFailureKind,
-} from './lender-errors.js';
+import { BudgetedPool, DEFAULT_MAX_RESPONSE_BYTES } from './budgeted-pool.js';
+import { FinalLenderError, RetryableLenderError, retryableStatusKind } from './lender-errors.js';
 
 export interface LenderClientOptions {
   baseUrl: string;
@@ -29,33 +24,36 @@ export interface LenderClientOptions {
    * again at the next tick instead of holding the lead's outcome back.
    */
   pingTimeoutMs?: number;
+  /** Answers longer than this end as `response_too_large` (default 1 MiB). */
+  maxResponseBytes?: number;
   /** Told of every call: which endpoint, how it ended ('ok', 'http_5xx', 'timeout', ...) and how long it took. */
   observe?: (endpoint: 'submit' | 'ping', result: string, seconds: number) => void;
 }
 
 /**
- * The lender network over pooled keep-alive connections (undici). Every failure is classified as retryable or
- * final (see lender-errors.ts); answers are validated with the contracts schemas.
+ * The lender network over pooled keep-alive connections (undici, through a BudgetedPool). Every failure is
+ * classified as retryable or final (see lender-errors.ts); answers are validated with the contracts schemas.
  */
 export class LenderClient {
-  private readonly pool: Pool;
+  private readonly pool: BudgetedPool;
   private readonly basePath: string;
 
   constructor(private readonly options: LenderClientOptions) {
     const url = new URL(options.baseUrl);
     this.basePath = url.pathname.replace(/\/$/, '');
-    this.pool = new Pool(url.origin, {
+    this.pool = new BudgetedPool(url.origin, {
       connections: options.connections,
-      connectTimeout: options.connectTimeoutMs,
-      headersTimeout: options.headersTimeoutMs,
-      bodyTimeout: options.bodyTimeoutMs,
-      keepAliveTimeout: 10_000,
-      // Undici 8 negotiates HTTP/2 by default; `connections` sizes HTTP/1.1 keep-alive sockets, so stay on 1.1.
-      allowH2: false,
+      connectTimeoutMs: options.connectTimeoutMs,
+      headersTimeoutMs: options.headersTimeoutMs,
+      bodyTimeoutMs: options.bodyTimeoutMs,
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     });
   }
 
-  /** `timeoutMs` overrides the configured header and body timeouts (a waterfall attempt's time budget). */
+  /**
+   * `timeoutMs`, when given, is the call's whole budget from now (a waterfall attempt's time): waiting for a
+   * connection included, in place of the configured header and body timeouts.
+   */
   submit(payload: SubmissionPayload, timeoutMs?: number): Promise<SubmitResponse> {
     return this.observed('submit', () =>
       this.call(
@@ -101,53 +99,33 @@ export class LenderClient {
     body?: string,
     timeoutMs?: number,
   ): Promise<z.output<T>> {
-    let statusCode: number;
-    let text: string;
-    try {
-      const response = await this.pool.request({
-        method,
-        path: `${this.basePath}${path}`,
-        headers: {
-          accept: 'application/json',
-          ...(body ? { 'content-type': 'application/json' } : {}),
-          ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
-        },
-        ...(body ? { body } : {}),
-        ...(timeoutMs ? { headersTimeout: timeoutMs, bodyTimeout: timeoutMs } : {}),
-      });
-      statusCode = response.statusCode;
-      text = await response.body.text();
-    } catch (error) {
-      throw new RetryableLenderError(
-        `${method} ${path.split('?')[0]}: ${describe(error)}`,
-        transportFailureKind(error),
-      );
-    }
+    const what = `${method} ${path.split('?')[0]}`;
+    const budget = timeoutMs ? { startedAt: performance.now(), budgetMs: timeoutMs } : undefined;
+    const { statusCode, text } = await this.pool.request(what, budget, () => ({
+      method,
+      path: `${this.basePath}${path}`,
+      headers: {
+        accept: 'application/json',
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
+      },
+      ...(body ? { body } : {}),
+    }));
     if (statusCode === 429 || statusCode >= 500) {
-      throw new RetryableLenderError(
-        `${method} ${path.split('?')[0]} answered ${statusCode}`,
-        retryableStatusKind(statusCode),
-      );
+      throw new RetryableLenderError(`${what} answered ${statusCode}`, retryableStatusKind(statusCode));
     }
     if (statusCode >= 400) {
-      throw new FinalLenderError(
-        `${method} ${path.split('?')[0]} answered ${statusCode}`,
-        statusCode,
-        fieldsOf(text),
-      );
+      throw new FinalLenderError(`${what} answered ${statusCode}`, statusCode, fieldsOf(text));
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new RetryableLenderError(`${method} ${path.split('?')[0]} answered malformed JSON`, 'malformed');
+      throw new RetryableLenderError(`${what} answered malformed JSON`, 'malformed');
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      throw new RetryableLenderError(
-        `${method} ${path.split('?')[0]} answered an unexpected shape`,
-        'malformed',
-      );
+      throw new RetryableLenderError(`${what} answered an unexpected shape`, 'malformed');
     }
     return parsed.data;
   }
@@ -164,10 +142,4 @@ function fieldsOf(text: string): Record<string, string> | undefined {
   } catch {
     return undefined;
   }
-}
-
-function describe(error: unknown): string {
-  if (error instanceof undiciErrors.UndiciError) return error.code;
-  if (error instanceof Error) return (error as NodeJS.ErrnoException).code ?? error.message;
-  return String(error);
 }

@@ -1,4 +1,3 @@
-import { Pool } from 'undici';
 import type { Buyer } from '@funnel/contracts/buyers';
 import type { SubmittableLead } from '@funnel/contracts/lender-network';
 import {
@@ -8,48 +7,53 @@ import {
   mapSyncPostErrors,
 } from '@funnel/contracts/sync-post-network';
 import type { LeadRecord } from '@funnel/lead-store/lead-store';
-import type { AttemptAnswer, AttemptRequest, BuyerAdapter, CallObserver } from './buyer-adapter.js';
+import type {
+  AdapterOptions,
+  AttemptAnswer,
+  AttemptRequest,
+  BuyerAdapter,
+  CallObserver,
+} from './buyer-adapter.js';
 import { buildOrRefuse, submissionContextOf } from './buyer-payload-context.js';
-import { RetryableLenderError, retryableStatusKind, transportFailureKind } from './lender-errors.js';
+import { BudgetedPool, DEFAULT_MAX_RESPONSE_BYTES } from './budgeted-pool.js';
+import { RetryableLenderError, retryableStatusKind } from './lender-errors.js';
+
+/** What the buyer is not told of its budget: the time its answer takes to travel back. */
+const WAY_BACK_MS = 500;
 
 /**
  * The LeadsMarket-style synchronous post: one call per attempt carrying `MinimumPrice` and `MaxResponseTime`,
  * answered Sold (with its `Price`), Rejected, or Error with field errors.
  */
 export class SyncPostAdapter implements BuyerAdapter {
-  readonly #pool: Pool;
+  readonly #pool: BudgetedPool;
   readonly #path: string;
 
   constructor(
     readonly buyer: Buyer,
     private readonly observe?: CallObserver,
+    options: AdapterOptions = {},
   ) {
     const url = new URL(buyer.baseUrl);
     this.#path = `${url.pathname.replace(/\/$/, '')}${SYNC_POST_PATH}`;
-    this.#pool = new Pool(url.origin, {
-      connections: 32,
-      connectTimeout: buyer.timeouts.connectMs,
-      keepAliveTimeout: 10_000,
-      // Undici 8 negotiates HTTP/2 by default; `connections` sizes HTTP/1.1 keep-alive sockets, so stay on 1.1.
-      allowH2: false,
+    this.#pool = new BudgetedPool(url.origin, {
+      connections: options.connections ?? 32,
+      connectTimeoutMs: buyer.timeouts.connectMs,
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     });
   }
 
   async post(lead: LeadRecord, attempt: AttemptRequest): Promise<AttemptAnswer> {
-    // The buyer is told a little less than the budget, so its answer has time to travel back.
-    const maxResponseSeconds = Math.floor((attempt.budgetMs - 500) / 1000);
-    const payload = buildOrRefuse(() =>
-      buildSyncPostPayload(lead.fields as unknown as SubmittableLead, submissionContextOf(lead), {
-        idempotencyKey: attempt.key,
-        minimumPrice: attempt.floor ?? 0,
-        maxResponseSeconds,
-      }),
-    );
-    const started = performance.now();
+    const budget = { startedAt: performance.now(), budgetMs: attempt.budgetMs };
+    // Refused fields are known before any wait for a connection.
+    buildOrRefuse(() => this.#payload(lead, attempt, 0));
     let result = 'ok';
     try {
-      const response = await this.#pool
-        .request({
+      const response = await this.#pool.request(`POST ${SYNC_POST_PATH}`, budget, (remainingMs = 0) => {
+        // Built once a connection is ours: the buyer is told what really remains, less the way back.
+        const maxResponseSeconds = Math.floor((remainingMs - WAY_BACK_MS) / 1000);
+        if (maxResponseSeconds < 0) return undefined;
+        return {
           method: 'POST',
           path: this.#path,
           headers: {
@@ -57,17 +61,10 @@ export class SyncPostAdapter implements BuyerAdapter {
             'content-type': 'application/json',
             ...(this.buyer.apiKey ? { authorization: `Bearer ${this.buyer.apiKey}` } : {}),
           },
-          body: JSON.stringify(payload),
-          headersTimeout: attempt.budgetMs,
-          bodyTimeout: attempt.budgetMs,
-        })
-        .catch((error: unknown) => {
-          throw new RetryableLenderError(
-            `POST ${SYNC_POST_PATH}: ${(error as NodeJS.ErrnoException).code ?? ''}`,
-            transportFailureKind(error),
-          );
-        });
-      const text = await response.body.text();
+          body: JSON.stringify(this.#payload(lead, attempt, maxResponseSeconds)),
+        };
+      });
+      const text = response.text;
       if (response.statusCode === 429 || response.statusCode >= 500) {
         throw new RetryableLenderError(
           `POST ${SYNC_POST_PATH} answered ${response.statusCode}`,
@@ -99,8 +96,16 @@ export class SyncPostAdapter implements BuyerAdapter {
       if (error instanceof RetryableLenderError) result = error.kind;
       throw error;
     } finally {
-      this.observe?.(this.buyer.id, 'post', result, (performance.now() - started) / 1000);
+      this.observe?.(this.buyer.id, 'post', result, (performance.now() - budget.startedAt) / 1000);
     }
+  }
+
+  #payload(lead: LeadRecord, attempt: AttemptRequest, maxResponseSeconds: number) {
+    return buildSyncPostPayload(lead.fields as unknown as SubmittableLead, submissionContextOf(lead), {
+      idempotencyKey: attempt.key,
+      minimumPrice: attempt.floor ?? 0,
+      maxResponseSeconds,
+    });
   }
 
   check(): Promise<AttemptAnswer> {

@@ -33,4 +33,20 @@ describe('attemptEvent', () => {
     });
     expect(JSON.stringify(event)).not.toContain('123456789');
   });
+
+  it('keeps how a failed call ended with the attempt', () => {
+    const event = attemptEvent({
+      leadId: 'k3J9xQ2mVb7TzR1pL8wN4A',
+      attemptKey: 'k3J9xQ2mVb7TzR1pL8wN4A-1',
+      index: 1,
+      buyer: 'prime-market',
+      tier: 1,
+      result: 'timeout',
+      errorKind: 'queue_timeout',
+      latencyMs: 1000,
+      fieldErrors: [],
+      at: '2026-11-25T01:00:00.000Z',
+    });
+    expect(LeadEventSchema.parse(event)).toMatchObject({ result: 'timeout', errorKind: 'queue_timeout' });
+  });
 });

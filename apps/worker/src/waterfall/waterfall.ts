@@ -26,6 +26,8 @@ export interface AttemptRecord {
   tier: number;
   floor?: number;
   result: AttemptResult;
+  /** How a timed-out or failed call ended ('timeout', 'queue_timeout', 'response_too_large', 'http_5xx', …). */
+  errorKind?: string;
   price?: number;
   latencyMs: number;
   fieldErrors: MappedFieldError[];
@@ -166,11 +168,13 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
         answer = await adapter.check(
           lead,
           { upstreamLeadId: cursor.upstreamLeadId, checkKey: cursor.checkKey ?? attemptKey },
-          endsAt - now,
+          endsAt - deps.now(),
         );
       } else {
         // Posting: the first time, or again after a crash with the same key (the buyer answers the same).
-        const budgetMs = Math.min(Math.max(endsAt - now, REPLAY_MS), deadline - DEADLINE_MARGIN_MS - now);
+        // The budget runs from the attempt's start (`endsAt`), so the time spent recording it counts too.
+        const sent = deps.now();
+        const budgetMs = Math.min(Math.max(endsAt - sent, REPLAY_MS), deadline - DEADLINE_MARGIN_MS - sent);
         answer = await adapter.post(lead, { key: attemptKey, floor: step.floor, budgetMs });
       }
     } catch (error) {
@@ -180,7 +184,9 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
         // A failed ping is tried again at the next tick, within the attempt's budget.
         return delay(run, Math.min(deps.now() + buyer.timeouts.pollMs, endsAt, deadline));
       }
-      await moveOn(error.kind === 'timeout' ? 'timeout' : 'error');
+      // Never sent for want of a connection in time is a timeout too; the kind says which.
+      const timedOut = error.kind === 'timeout' || error.kind === 'queue_timeout';
+      await moveOn(timedOut ? 'timeout' : 'error', { errorKind: error.kind });
       continue;
     }
 
@@ -258,6 +264,7 @@ export function attemptEvent(attempt: AttemptRecord): LeadEvent {
     tier: attempt.tier,
     ...(attempt.floor !== undefined ? { floor: attempt.floor } : {}),
     result: attempt.result,
+    ...(attempt.errorKind ? { errorKind: attempt.errorKind } : {}),
     ...(attempt.price !== undefined ? { price: attempt.price } : {}),
     latencyMs: Math.round(attempt.latencyMs),
     fieldErrors: attempt.fieldErrors,
