@@ -19,7 +19,7 @@ import {
   UNSUPPORTED_CHARACTERS,
   maxLengthMessage,
 } from './messages.js';
-import { UnsubscribeReasonSchema, toUsStateCode, type Option } from './options.js';
+import { US_STATES, UnsubscribeReasonSchema, labelFor, toUsStateCode, type Option } from './options.js';
 import { isValidUsPhone, normalizePhoneDigits } from './rules/phone.js';
 import { hasOnlySupportedCharacters } from './rules/text.js';
 import { emailSchema, requiredText } from './landing.js';
@@ -70,15 +70,12 @@ export type UnsubscribeRequestPayload = z.output<typeof UnsubscribeRequestSchema
  * The states whose residents the do-not-sell form names (spec §2), and 'NONE' for a visitor living elsewhere:
  * the request is still recorded and honoured, whatever the answer.
  */
-export const STATE_RESIDENCY_OPTIONS = [
-  { value: 'CA', label: 'California' },
-  { value: 'NV', label: 'Nevada' },
-  { value: 'VA', label: 'Virginia' },
-  { value: 'UT', label: 'Utah' },
-  { value: 'CT', label: 'Connecticut' },
+const PRIVACY_LAW_STATES = ['CA', 'NV', 'VA', 'UT', 'CT'] as const;
+export const STATE_RESIDENCY_OPTIONS: readonly Option<string>[] = [
+  ...PRIVACY_LAW_STATES.map((code) => ({ value: code, label: labelFor(US_STATES, code)! })),
   { value: 'NONE', label: 'None of these states' },
-] as const satisfies readonly Option<string>[];
-export const StateResidencySchema = z.enum(['CA', 'NV', 'VA', 'UT', 'CT', 'NONE'], {
+];
+export const StateResidencySchema = z.enum([...PRIVACY_LAW_STATES, 'NONE'], {
   error: STATE_RESIDENCY_REQUIRED,
 });
 export type StateResidency = z.infer<typeof StateResidencySchema>;
