@@ -2,7 +2,7 @@
  * Re-seals every live record under the newest key of FIELD_ENCRYPTION_KEYS, so the older keys can be removed
  * (README, "Operating it"; docs/adr/0014):
  *
- *   FIELD_ENCRYPTION_KEYS=new:…,old:… REDIS_URL=… [REDIS_KEY_PREFIX=funnel:] [DATABASE_URL=…] npm run keys:reseal
+ *   FIELD_ENCRYPTION_KEYS=new:…,old:… REDIS_URL=… [REDIS_SENTINELS=…] [REDIS_KEY_PREFIX=funnel:] [DATABASE_URL=…] npm run keys:reseal
  *
  * - Redis: every lead hash and retained consent copy, each re-sealed under WATCH/MULTI, so a save, purge or
  *   erasure that lands meanwhile is never undone (the record is read again). Answers stored in clear by an older
