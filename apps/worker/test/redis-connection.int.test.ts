@@ -22,9 +22,9 @@ const dirs: string[] = [];
 
 afterEach(async () => {
   for (const client of clients.splice(0)) client.disconnect();
+  const running = children.splice(0).filter((child) => child.exitCode === null && child.signalCode === null);
   await Promise.all(
-    children.splice(0).map((child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return undefined;
+    running.map((child) => {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       child.kill('SIGKILL');
       return exited;
