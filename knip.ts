@@ -16,7 +16,7 @@ const config: KnipConfig = {
   // all are still reported.
   ignoreExportsUsedInFile: true,
   // System programs the scripts and tests start, installed by apt (README, "Test it"), not by npm.
-  ignoreBinaries: ['redis-server', 'taskset', 'dockerd', 'umount'],
+  ignoreBinaries: ['redis-server', 'openssl', 'taskset', 'dockerd', 'umount'],
   // Type declarations TypeScript reads beside the .mjs script of the same name (scripts/*.mjs imported from .ts).
   ignore: ['scripts/*.d.mts'],
   workspaces: {

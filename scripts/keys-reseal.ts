@@ -2,7 +2,7 @@
  * Re-seals every live record under the newest key of FIELD_ENCRYPTION_KEYS, so the older keys can be removed
  * (README, "Operating it"; docs/adr/0014):
  *
- *   FIELD_ENCRYPTION_KEYS=new:…,old:… REDIS_URL=… [REDIS_KEY_PREFIX=funnel:] [DATABASE_URL=…] npm run keys:reseal
+ *   FIELD_ENCRYPTION_KEYS=new:…,old:… REDIS_URL=… [REDIS_SENTINELS=…] [REDIS_KEY_PREFIX=funnel:] [DATABASE_URL=…] npm run keys:reseal
  *
  * - Redis: every lead hash and retained consent copy, each re-sealed under WATCH/MULTI, so a save, purge or
  *   erasure that lands meanwhile is never undone (the record is read again). Answers stored in clear by an older
@@ -13,18 +13,19 @@
  *
  * Prints progress on stderr and the counts as one JSON object on stdout. Exit 1 if anything still needs an old key.
  */
-import { Redis } from 'ioredis';
 import { openDatabase } from '@funnel/db/database';
 import { resealDatabase } from '@funnel/db/reseal';
 import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { resealRedis } from '@funnel/lead-store/reseal';
+import { createRedis, redisConnectionFromEnv } from '@funnel/server-runtime/redis-connection';
 
 const keys = EncryptionKeysSchema.parse(process.env.FIELD_ENCRYPTION_KEYS ?? '');
 const currentKeyId = keys[0]!.id;
 const cipher = new FieldCipher(keys);
 const keyPrefix = process.env.REDIS_KEY_PREFIX ?? 'funnel:';
-const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 3 });
+// REDIS_URL, or REDIS_SENTINELS, TLS and ACL user as the apps read them (README, configuration).
+const redis = createRedis(redisConnectionFromEnv(process.env), 'script');
 const started = Date.now();
 const progress = (what: string, counts: { seen: number; resealed: number; retried: number }) =>
   console.error(

@@ -88,7 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(accessLog);
   await app.register(errorHandler);
-  await app.register(redis, { url: env.REDIS_URL });
+  await app.register(redis, { connection: env });
   await app.register(metrics, {
     openSse: () => (app.hasDecorator('outcomeEvents') ? app.outcomeEvents.size : 0),
   });

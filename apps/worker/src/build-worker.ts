@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { JOBS } from '@funnel/contracts/jobs';
 import { ERASURE_COMPACTION_QUEUE } from '@funnel/lead-store/disk-erasure';
@@ -7,6 +6,7 @@ import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { LeadStore } from '@funnel/lead-store/lead-store';
 import { SuppressionList } from '@funnel/lead-store/suppression-list';
 import { JobQueues, startQueueWorker, type EnqueueOptions } from '@funnel/server-runtime/job-queue';
+import { createRedis, describeRedis } from '@funnel/server-runtime/redis-connection';
 import { watchRedis } from '@funnel/server-runtime/redis-watch';
 import { createBuyerAdapter } from './buyers/create-buyer-adapter.js';
 import { LenderClient } from './buyers/lender-client.js';
@@ -70,7 +70,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
   const { logger } = options;
   const runs = (part: WorkerPart) => !options.parts || options.parts.includes(part);
   // BullMQ needs `maxRetriesPerRequest: null` on worker connections: it blocks on Redis and must wait out restarts.
-  const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+  const connection = createRedis(env, 'blocking');
   const queues = new JobQueues(connection, env.REDIS_KEY_PREFIX);
   const metrics = new WorkerMetrics(queues.of([...Object.values(JOBS), { queue: ERASURE_COMPACTION_QUEUE }]));
   // One warning when Redis goes away and one when it is back, not a line per reconnection attempt.
@@ -118,7 +118,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
   const systemOfRecord = env.DATABASE_URL
     ? startSystemOfRecord({
         databaseUrl: env.DATABASE_URL,
-        redisUrl: env.REDIS_URL,
+        redis: env,
         streamKey: eventOutbox.key,
         consents: {
           sealer: cipher,
@@ -324,6 +324,8 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
   logger.info(
     {
       healthPort: health?.port,
+      // Host, TLS, whether authenticated: never the password.
+      redis: describeRedis(env),
       lenderNetwork: env.BUYERS ? undefined : new URL(env.LENDER_NETWORK_URL).origin,
       buyers: env.BUYERS?.buyers.map((buyer) => buyer.id),
       concurrency: env.WORKER_CONCURRENCY,

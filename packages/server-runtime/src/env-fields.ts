@@ -23,11 +23,49 @@ export function splitCommaList(value: string): string[] {
 /** A comma-separated variable as its entries; pipe it into the entries' own schema. */
 export const commaList = z.string().transform(splitCommaList);
 
+/** `host:port`, as `REDIS_SENTINELS` lists them. */
+const hostPort = z
+  .string()
+  .regex(/^[^\s:]+:\d{1,5}$/, 'host:port')
+  .transform((entry) => {
+    const at = entry.lastIndexOf(':');
+    return { host: entry.slice(0, at), port: Number(entry.slice(at + 1)) };
+  });
+
+/**
+ * Where the BFF, the worker and the scripts find Redis, read by `createRedis`
+ * (redis-connection.ts) and nothing else. A password never leaves these values: `describeRedis` is what may be
+ * logged.
+ */
+export const redisEnvFields = {
+  /**
+   * `redis://[user:password@]host:port[/db]`, or `rediss://…` for TLS. With `REDIS_SENTINELS`, the host and port
+   * are not used; the user, password, database and scheme (TLS) still are.
+   */
+  REDIS_URL: z
+    .string()
+    .url()
+    .refine((url) => /^rediss?:\/\//.test(url), 'a redis:// or rediss:// URL')
+    .default('redis://127.0.0.1:6379'),
+  /** The ACL user and password; each wins over the one in `REDIS_URL` (a secret kept out of the URL). */
+  REDIS_USERNAME: z.string().optional(),
+  REDIS_PASSWORD: z.string().optional(),
+  /** A PEM file of the CA that signed the server's certificate (a private CA); unset, Node's public CAs. */
+  REDIS_TLS_CA_FILE: z.string().optional(),
+  /** `host:port` of each Sentinel, comma-separated. Set, the primary is whatever they name, and followed on failover. */
+  REDIS_SENTINELS: commaList.pipe(z.array(hostPort).min(1)).optional(),
+  /** The name the Sentinels monitor the primary under (`sentinel monitor <name> …`). */
+  REDIS_SENTINEL_NAME: z.string().min(1).default('mymaster'),
+  /** The Sentinels' own credentials, when they require one (`requirepass`/ACL in sentinel.conf). */
+  REDIS_SENTINEL_USERNAME: z.string().optional(),
+  REDIS_SENTINEL_PASSWORD: z.string().optional(),
+};
+
 /** The keys the BFF and the worker both read, with the same meaning and default in each. */
 export const serverEnvFields = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: LogLevelSchema.default('info'),
-  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  ...redisEnvFields,
   /** Every key, stream and queue of the product lives under it, so several deployments can share one Redis. */
   REDIS_KEY_PREFIX: z.string().min(1).default('funnel:'),
   /** The suppression-list key: the BFF records opt-outs, the worker checks them before any sync or cross-sell. */

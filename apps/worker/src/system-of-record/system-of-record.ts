@@ -1,8 +1,8 @@
-import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { purgeExpiredConsents, type ContactSealer } from '@funnel/db/consent-archive';
 import { migrate, openDatabase } from '@funnel/db/database';
+import { createRedis, type RedisConnectionEnv } from '@funnel/server-runtime/redis-connection';
 import { startEventDrainer, startStreamDrainer } from './event-drainer.js';
 import { privacyLogWriter } from './privacy-log-drain.js';
 
@@ -12,7 +12,8 @@ const REACHABLE_TIMEOUT_MS = 2000;
 
 export interface SystemOfRecordOptions {
   databaseUrl: string;
-  redisUrl: string;
+  /** Where Redis is: each drainer opens its own connection there (it blocks on the stream). */
+  redis: RedisConnectionEnv;
   /** The lead-event stream (`EventOutbox.key`). */
   streamKey: string;
   consents: { sealer: ContactSealer; retentionDays: number; consentKey: (leadId: string) => string };
@@ -64,7 +65,7 @@ export function startSystemOfRecord(options: SystemOfRecordOptions): {
     retention.unref();
     drainers.push(
       startEventDrainer({
-        redis: new Redis(options.redisUrl, { maxRetriesPerRequest: null }),
+        redis: createRedis(options.redis, 'blocking'),
         db: database,
         streamKey: options.streamKey,
         logger,
@@ -73,7 +74,7 @@ export function startSystemOfRecord(options: SystemOfRecordOptions): {
       }),
       // A few requests a day: one batch at a time is plenty.
       startStreamDrainer({
-        redis: new Redis(options.redisUrl, { maxRetriesPerRequest: null }),
+        redis: createRedis(options.redis, 'blocking'),
         streamKey: options.privacy.streamKey,
         what: 'privacy requests',
         logger,

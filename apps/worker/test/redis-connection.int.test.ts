@@ -1,0 +1,270 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRedis, redisConnectionFromEnv } from '@funnel/server-runtime/redis-connection';
+import { freePort } from '@funnel/testing/processes';
+
+// Real redis-server processes on loopback (never 6379): a primary with an ACL user, a replica and three Sentinels,
+// and a TLS-only server signed by a throwaway CA. Everything a test starts is killed and its temp dir removed in
+// afterEach, whether the test passed or not.
+
+const USER = 'funnel-app';
+const PASSWORD = 'sentinel-test-secret-7f3a';
+// One config line per `--user`, its rules as separate arguments: the default user off, the app's user on.
+const ACL = ['--user', 'default', 'off', '--user', USER, 'on', `>${PASSWORD}`, '~*', '&*', '+@all'];
+
+const children: ChildProcess[] = [];
+const clients: Redis[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.disconnect();
+  const running = children.splice(0).filter((child) => child.exitCode === null && child.signalCode === null);
+  await Promise.all(
+    running.map((child) => {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGKILL');
+      return exited;
+    }),
+  );
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'funnel-redis-conn-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function redisServer(args: string[]): ChildProcess {
+  const child = spawn('redis-server', args, { stdio: 'ignore' });
+  children.push(child);
+  return child;
+}
+
+function client(env: Record<string, string>, purpose: 'blocking' | 'requests' | 'script'): Redis {
+  const redis = createRedis(redisConnectionFromEnv(env), purpose);
+  redis.on('error', () => undefined);
+  clients.push(redis);
+  return redis;
+}
+
+/** A direct connection to one node as the ACL user, to look at it from outside the factory. */
+function direct(port: number): Redis {
+  return client({ REDIS_URL: `redis://${USER}:${PASSWORD}@127.0.0.1:${port}` }, 'blocking');
+}
+
+async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('Redis through Sentinel, with an ACL user', () => {
+  it('follows a kill -9 of the primary to the promoted replica without a restart', async () => {
+    const dir = tempDir();
+    const [primaryPort, replicaPort, ...sentinelPorts] = await Promise.all(
+      Array.from({ length: 5 }, () => freePort()),
+    );
+    const node = (port: number) => [
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--dbfilename',
+      `dump-${port}.rdb`,
+      ...ACL,
+      '--masteruser',
+      USER,
+      '--masterauth',
+      PASSWORD,
+    ];
+    const primary = redisServer(node(primaryPort!));
+    redisServer([...node(replicaPort!), '--replicaof', '127.0.0.1', String(primaryPort)]);
+    const replica = direct(replicaPort!);
+    await until('the replica to sync', 10_000, async () => {
+      const info = await replica.info('replication');
+      return info.includes('master_link_status:up') ? true : undefined;
+    });
+
+    for (const port of sentinelPorts) {
+      const config = path.join(dir, `sentinel-${port}.conf`);
+      writeFileSync(
+        config,
+        [
+          `port ${port}`,
+          'bind 127.0.0.1',
+          `dir ${dir}`,
+          `sentinel monitor mymaster 127.0.0.1 ${primaryPort} 2`,
+          `sentinel auth-user mymaster ${USER}`,
+          `sentinel auth-pass mymaster ${PASSWORD}`,
+          'sentinel down-after-milliseconds mymaster 1000',
+          'sentinel failover-timeout mymaster 10000',
+          '',
+        ].join('\n'),
+      );
+      redisServer([config, '--sentinel']);
+    }
+    // Each Sentinel knows the replica and the two other Sentinels (hello messages every 2 s) before the kill.
+    for (const port of sentinelPorts) {
+      const sentinel = client({ REDIS_URL: `redis://127.0.0.1:${port}` }, 'blocking');
+      await until(`sentinel ${port} to see the replica and its peers`, 15_000, async () => {
+        const fields = (await sentinel.call('SENTINEL', 'MASTER', 'mymaster')) as string[];
+        const at = (name: string) => fields[fields.indexOf(name) + 1];
+        return at('num-slaves') === '1' && at('num-other-sentinels') === '2' ? true : undefined;
+      });
+    }
+
+    const env = {
+      // The host is not used in Sentinel mode; the user and password are.
+      REDIS_URL: `redis://${USER}:${PASSWORD}@sentinel-named-primary:6379`,
+      REDIS_SENTINELS: sentinelPorts.map((port) => `127.0.0.1:${port}`).join(','),
+      REDIS_SENTINEL_NAME: 'mymaster',
+    };
+    const queueConnection = client(env, 'blocking');
+    const requestConnection = client(env, 'requests');
+    await requestConnection.connect();
+    await queueConnection.set('before', 'kill');
+    await requestConnection.set('before-requests', 'kill');
+    // Replicated before the kill, so the check below is about following the failover, not about lost writes.
+    expect(await queueConnection.wait(1, 2000)).toBe(1);
+
+    const killedAt = Date.now();
+    const gone = new Promise<void>((resolve) => primary.once('exit', () => resolve()));
+    primary.kill('SIGKILL');
+    await gone;
+
+    // The BullMQ-style connection waits (no retry limit) and its write lands on the promoted replica.
+    const write = queueConnection.set('after', 'failover');
+    await expect(
+      Promise.race([
+        write,
+        new Promise((_, reject) => setTimeout(() => reject(new Error('no write within 25 s')), 25_000)),
+      ]),
+    ).resolves.toBe('OK');
+    // The fail-fast request connection errors meanwhile, then writes again once it follows.
+    await until('the request connection to write again', 10_000, () =>
+      requestConnection.set('after-requests', 'failover'),
+    );
+    const failoverMs = Date.now() - killedAt;
+
+    expect(((await replica.call('ROLE')) as unknown[])[0]).toBe('master');
+    expect(await replica.mget('before', 'before-requests', 'after', 'after-requests')).toEqual([
+      'kill',
+      'kill',
+      'failover',
+      'failover',
+    ]);
+    // The same connection objects, still ready: nothing was restarted.
+    expect(queueConnection.status).toBe('ready');
+    expect(failoverMs).toBeLessThan(25_000);
+  }, 45_000);
+});
+
+describe('Redis over TLS', () => {
+  it('connects with rediss:// and the private CA from REDIS_TLS_CA_FILE, and refuses the server without it', async () => {
+    const dir = tempDir();
+    const file = (name: string) => path.join(dir, name);
+    const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
+    openssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=funnel test CA',
+      '-keyout',
+      file('ca.key'),
+      '-out',
+      file('ca.crt'),
+    );
+    openssl(
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-keyout',
+      file('server.key'),
+      '-out',
+      file('server.csr'),
+    );
+    writeFileSync(file('san.ext'), 'subjectAltName=IP:127.0.0.1\n');
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      file('server.csr'),
+      '-CA',
+      file('ca.crt'),
+      '-CAkey',
+      file('ca.key'),
+      '-CAcreateserial',
+      '-days',
+      '1',
+      '-extfile',
+      file('san.ext'),
+      '-out',
+      file('server.crt'),
+    );
+
+    const port = await freePort();
+    redisServer([
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--tls-port',
+      String(port),
+      '--tls-cert-file',
+      file('server.crt'),
+      '--tls-key-file',
+      file('server.key'),
+      '--tls-ca-cert-file',
+      file('ca.crt'),
+      '--tls-auth-clients',
+      'no',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      ...ACL,
+    ]);
+    const url = `rediss://${USER}:${PASSWORD}@127.0.0.1:${port}`;
+    const redis = client({ REDIS_URL: url, REDIS_TLS_CA_FILE: file('ca.crt') }, 'script');
+    await until('the TLS server to answer', 10_000, () => redis.ping());
+    expect(await redis.set('over', 'tls')).toBe('OK');
+    expect(await redis.acl('WHOAMI')).toBe(USER);
+
+    // Without the CA, the server's certificate is not trusted: no connection, and no password in the error.
+    const untrusted = createRedis(redisConnectionFromEnv({ REDIS_URL: url }), 'script', {
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
+    clients.push(untrusted);
+    const errors: string[] = [];
+    untrusted.on('error', (err: Error) => errors.push(err.message));
+    await expect(untrusted.connect()).rejects.toThrow();
+    expect(errors.join('\n')).toMatch(/certificate/i);
+    expect(errors.join('\n')).not.toContain(PASSWORD);
+  }, 30_000);
+});
