@@ -1,4 +1,6 @@
 import type { ErrorCode } from '@funnel/contracts/errors';
+import { STEP_OUT_OF_ORDER } from '@funnel/contracts/messages';
+import type { StepName } from '@funnel/contracts/steps';
 
 /** An error that becomes the API's one error shape `{ error: { code, message, fields? } }`. */
 export class HttpError extends Error {
@@ -9,6 +11,8 @@ export class HttpError extends Error {
     readonly fields?: Record<string, string>,
     /** The lead the answer names (DUPLICATE_LEAD's earlier lead), shown to the caller. */
     readonly leadId?: string,
+    /** STEP_OUT_OF_ORDER's first unanswered step. */
+    readonly nextStep?: StepName,
   ) {
     super(message);
     this.name = 'HttpError';
@@ -23,6 +27,11 @@ export class HttpError extends Error {
       undefined,
       earlierLeadId,
     );
+  }
+
+  /** A step saved ahead of the first unanswered one, `nextStep`, where the visitor goes on. */
+  static stepOutOfOrder(nextStep: StepName): HttpError {
+    return new HttpError(409, 'STEP_OUT_OF_ORDER', STEP_OUT_OF_ORDER, undefined, undefined, nextStep);
   }
 
   static validation(fields: Record<string, string>): HttpError {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keysUnder } from '@funnel/testing/redis-keys';
+import { answeredLead } from './complete-lead.js';
 import { FUNNEL_NOW, STEP_ANSWERS, cookieOf } from './funnel-answers.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
@@ -28,6 +29,22 @@ describe('lead lifecycle on real Redis', () => {
   ) {
     const response = await t.app.inject({ method: 'POST', url: '/api/v1/lead', payload: body });
     return { response, cookie: response.statusCode === 201 ? cookieOf(response) : '' };
+  }
+
+  /** Saves `step` with its valid answer from STEP_ANSWERS. */
+  function saveStep(cookie: string, step: string) {
+    const answer = STEP_ANSWERS.find(([name]) => name === step)![1];
+    return t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/lead/steps/${step}`,
+      payload: answer,
+      headers: { cookie },
+    });
+  }
+
+  async function answerStep(cookie: string, step: string): Promise<void> {
+    const response = await saveStep(cookie, step);
+    expect(response.statusCode, response.body).toBe(200);
   }
 
   it('creates a lead from the landing form with the looked-up place and a hardened cookie', async () => {
@@ -117,7 +134,8 @@ describe('lead lifecycle on real Redis', () => {
   });
 
   it('answers 400 with the spec message for bad input on every step and stores nothing', async () => {
-    const { cookie } = await createLead();
+    // Every step answered, so each one is open to be saved again (as after going Back).
+    const { cookie } = await answeredLead(t.app);
     const badInputs: Array<[string, Record<string, unknown>, string, string]> = [
       ['lgname', { firstName: '', lastName: 'X' }, 'firstName', 'First name is required!'],
       ['email', { email: 'not-an-email' }, 'email', 'Invalid email address'],
@@ -184,13 +202,11 @@ describe('lead lifecycle on real Redis', () => {
   });
 
   it('refuses a work phone equal to the cell phone', async () => {
-    const { cookie } = await createLead();
-    await t.app.inject({
-      method: 'PUT',
-      url: '/api/v1/lead/steps/cellphone',
-      payload: { phone: '2125550142' },
-      headers: { cookie },
-    });
+    const upToWorkphone = STEP_ANSWERS.slice(
+      0,
+      STEP_ANSWERS.findIndex(([step]) => step === 'workphone'),
+    );
+    const { cookie } = await answeredLead(t.app, { steps: upToWorkphone });
     const response = await t.app.inject({
       method: 'PUT',
       url: '/api/v1/lead/steps/workphone',
@@ -201,6 +217,60 @@ describe('lead lifecycle on real Redis', () => {
     expect(response.json().error.fields.employerPhone).toBe(
       'Company phone number must not be the same as personal phone number!',
     );
+  });
+
+  it('refuses a step saved ahead of the first unanswered one, and names that step (issue 33)', async () => {
+    const { cookie } = await createLead();
+    const ahead = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/lead/steps/cellphone',
+      payload: { phone: '(212)-555-0142' },
+      headers: { cookie },
+    });
+    expect(ahead.statusCode).toBe(409);
+    expect(ahead.json()).toEqual({
+      error: {
+        code: 'STEP_OUT_OF_ORDER',
+        message: 'Please answer the earlier questions first.',
+        nextStep: 'lgname',
+      },
+    });
+    // Nothing was stored: the lead still waits on its first step, and the phone is not on file.
+    const summary = await t.app.inject({ method: 'GET', url: '/api/v1/lead', headers: { cookie } });
+    expect(summary.json().nextStep).toBe('lgname');
+    expect(summary.json().masked.phone).toBeUndefined();
+
+    // One step answered: the next one is open, the one after it is still refused, and names the next one.
+    await answerStep(cookie, 'lgname');
+    expect((await saveStep(cookie, 'cellphone')).json().error).toMatchObject({
+      code: 'STEP_OUT_OF_ORDER',
+      nextStep: 'email',
+    });
+    expect((await saveStep(cookie, 'email')).json()).toEqual({ nextStep: 'cellphone', progress: 11.5 });
+  });
+
+  it('keeps going Back and saving an answered step again: it answers the screen after it', async () => {
+    const upToDob = STEP_ANSWERS.slice(
+      0,
+      STEP_ANSWERS.findIndex(([step]) => step === 'dob'),
+    );
+    const { cookie } = await answeredLead(t.app, { steps: upToDob });
+    // Back to the name, changed: the first unanswered step is still dob.
+    const again = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/lead/steps/lgname',
+      payload: { firstName: 'Mary', lastName: 'Garcia' },
+      headers: { cookie },
+    });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ nextStep: 'dob' });
+    // And the phone, a step answered later than the name, saved again as well.
+    const phone = await saveStep(cookie, 'cellphone');
+    expect(phone.statusCode).toBe(200);
+    expect(phone.json()).toMatchObject({ nextStep: 'dob' });
+    expect((await saveStep(cookie, 'dob')).json()).toMatchObject({ nextStep: 'address' });
+    const summary = await t.app.inject({ method: 'GET', url: '/api/v1/lead', headers: { cookie } });
+    expect(summary.json().answers.firstName).toBe('Mary');
   });
 
   it("never shows one visitor another's lead: no cookie, a tampered cookie and a foreign id all answer 404", async () => {

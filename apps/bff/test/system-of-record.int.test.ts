@@ -224,4 +224,41 @@ describe('the system of record, seen from the BFF', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().error.code).toBe('VALIDATION_FAILED');
   });
+
+  it('names each missing or bad report filter in words an operator reads (issue 33)', async () => {
+    const report = async (path: string) => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/admin/reports/${path}`,
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(response.statusCode, path).toBe(400);
+      return response.json().error;
+    };
+    for (const name of ['funnel', 'sales', 'buyers']) {
+      expect(await report(name)).toEqual({
+        code: 'VALIDATION_FAILED',
+        message: 'from is required: a date as YYYY-MM-DD.',
+        fields: {
+          from: 'from is required: a date as YYYY-MM-DD.',
+          to: 'to is required: a date as YYYY-MM-DD.',
+        },
+      });
+    }
+    expect((await report('funnel?from=11/10/2026&to=2026-11-10')).fields).toEqual({
+      from: 'from must be a date as YYYY-MM-DD, such as 2026-11-10.',
+    });
+    expect(
+      (await report('funnel?from=2026-11-10&to=2026-11-10&source=web&format=pdf&affiliate=%20')).fields,
+    ).toEqual({
+      source: 'source must be one of: funnel, partner.',
+      format: 'format must be json or csv.',
+      affiliate: 'affiliate must not be empty: leave it out to include every affiliate.',
+    });
+    expect((await report(`sales?from=2026-11-10&to=2026-11-10&utmSource=${'x'.repeat(129)}`)).fields).toEqual(
+      {
+        utmSource: 'utmSource must be at most 128 characters.',
+      },
+    );
+  });
 });

@@ -1,5 +1,5 @@
-// The operator page (issue 10): sign-in exchanges the operator token for the operator cookie, and the funnel and
-// sales reports over a fixture of known lead events, written to a PostgreSQL schema of this suite's own through
+// The operator page (issue 10): sign-in exchanges the operator token for the operator cookie, and the funnel,
+// sales and buyers reports (issue 33) over a fixture of known lead events, written to a PostgreSQL schema of this suite's own through
 // the drain's recording code, show the counts worked out by hand below, filtered by dates, affiliate and source,
 // as a chart, as tables and as CSV downloads.
 import assert from 'node:assert/strict';
@@ -29,6 +29,8 @@ interface FixtureLead {
   /** How many wizard steps it saved, in order. */
   steps: number;
   outcome?: { is: 'sold' | 'rejected' | 'no_lender'; afterSeconds: number; reason?: string };
+  /** The waterfall's attempts, in order: the buyer, what came of it, and the price when sold. */
+  attempts?: Array<[buyer: string, result: 'sold' | 'rejected' | 'timeout' | 'capped', price?: number]>;
 }
 
 /**
@@ -38,12 +40,34 @@ interface FixtureLead {
  * - 2026-10-05, aff-south (partner): B1 sold after 12 s.
  * - 2026-10-06, no affiliate: C1 complete, no lender after 310 s; C2 stops at the landing form.
  * - 2026-10-07, aff-north: D1 sold after 50 s.
+ * The waterfall's attempts at the two buyers:
+ * - E1: prime sold at $95. A3: prime rejected, network sold at $40.50. A4: both rejected.
+ * - B1: prime sold at $120. C1: prime timed out, network's cap was full. D1: network sold at $35.
  */
 const FIXTURE: FixtureLead[] = [
-  { id: 'E1', day: '2026-10-04', affiliate: 'aff-north', source: 'funnel', steps: ALL, outcome: sold(20) },
+  {
+    id: 'E1',
+    day: '2026-10-04',
+    affiliate: 'aff-north',
+    source: 'funnel',
+    steps: ALL,
+    outcome: sold(20),
+    attempts: [['prime', 'sold', 95]],
+  },
   { id: 'A1', day: '2026-10-05', affiliate: 'aff-north', source: 'funnel', steps: 1 },
   { id: 'A2', day: '2026-10-05', affiliate: 'aff-north', source: 'funnel', steps: 3 },
-  { id: 'A3', day: '2026-10-05', affiliate: 'aff-north', source: 'funnel', steps: ALL, outcome: sold(30) },
+  {
+    id: 'A3',
+    day: '2026-10-05',
+    affiliate: 'aff-north',
+    source: 'funnel',
+    steps: ALL,
+    outcome: sold(30),
+    attempts: [
+      ['prime', 'rejected'],
+      ['network', 'sold', 40.5],
+    ],
+  },
   {
     id: 'A4',
     day: '2026-10-05',
@@ -51,17 +75,41 @@ const FIXTURE: FixtureLead[] = [
     source: 'funnel',
     steps: ALL,
     outcome: { is: 'rejected', afterSeconds: 90, reason: 'all_buyers_declined' },
+    attempts: [
+      ['prime', 'rejected'],
+      ['network', 'rejected'],
+    ],
   },
-  { id: 'B1', day: '2026-10-05', affiliate: 'aff-south', source: 'partner', steps: 0, outcome: sold(12) },
+  {
+    id: 'B1',
+    day: '2026-10-05',
+    affiliate: 'aff-south',
+    source: 'partner',
+    steps: 0,
+    outcome: sold(12),
+    attempts: [['prime', 'sold', 120]],
+  },
   {
     id: 'C1',
     day: '2026-10-06',
     source: 'funnel',
     steps: ALL,
     outcome: { is: 'no_lender', afterSeconds: 310, reason: 'no_buyer_decided' },
+    attempts: [
+      ['prime', 'timeout'],
+      ['network', 'capped'],
+    ],
   },
   { id: 'C2', day: '2026-10-06', source: 'funnel', steps: 0 },
-  { id: 'D1', day: '2026-10-07', affiliate: 'aff-north', source: 'funnel', steps: ALL, outcome: sold(50) },
+  {
+    id: 'D1',
+    day: '2026-10-07',
+    affiliate: 'aff-north',
+    source: 'funnel',
+    steps: ALL,
+    outcome: sold(50),
+    attempts: [['network', 'sold', 35]],
+  },
 ];
 
 function sold(afterSeconds: number): FixtureLead['outcome'] {
@@ -105,6 +153,21 @@ function eventsOf(lead: FixtureLead): LeadEvent[] {
         ...(lead.outcome.reason ? { reason: lead.outcome.reason } : {}),
         secondsToDecision: lead.outcome.afterSeconds,
       },
+      ...(lead.attempts ?? []).map(([buyer, result, price], step): LeadEvent => ({
+        eventId: `attempt:${leadId}-${step}`,
+        leadId,
+        at: at(submittedAt + 1 + step),
+        type: 'buyer_attempt',
+        attemptKey: `${leadId}-${step}`,
+        step,
+        buyer,
+        tier: 1,
+        result,
+        latencyMs: result === 'timeout' ? 5000 : 150,
+        fieldErrors: [],
+        ...(result === 'timeout' ? { errorKind: 'timeout' } : {}),
+        ...(price === undefined ? {} : { price }),
+      })),
     );
   }
   return events;
@@ -299,6 +362,15 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
     ['2026-10-05', 'aff-south', '1', '1', '100%', '12 s', '12 s'],
     ['2026-10-06', '(direct)', '1', '0', '0%', '310 s', '310 s'],
   ]);
+  // By revenue: prime tried A3, A4, B1 and C1 and bought B1; network bought A3, and C1 met its full cap.
+  await eventually(
+    () => tableRows(page, 'Sales by buyer'),
+    [
+      ['prime', '4', '1', '25%', '$120.00', '$120.00', '1', '0'],
+      ['network', '2', '1', '50%', '$40.50', '$40.50', '0', '1'],
+    ],
+    'buyers, 5–6 Oct',
+  );
 
   // The chart library came with the page, and drew.
   const chart = page.locator('[data-chart="funnel"] canvas');
@@ -333,6 +405,13 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
     '2026-10-05,aff-south,1,1,1.0000,12,12',
     '2026-10-06,,1,0,0.0000,310,310',
   ]);
+  const buyersCsv = await download(page, 'Download buyers CSV');
+  assert.equal(buyersCsv.name, 'buyers-2026-10-05-2026-10-06.csv');
+  assert.deepEqual(buyersCsv.text.trimEnd().split('\r\n'), [
+    'buyer,attempts,sold,accept_rate,revenue,average_price,timeouts,capped',
+    'prime,4,1,0.2500,120.00,120.00,1,0',
+    'network,2,1,0.5000,40.50,40.50,0,1',
+  ]);
 
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 900 });
@@ -344,7 +423,7 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
     tables: [...document.querySelectorAll('[role="region"]')].map((box) => box.scrollWidth - box.clientWidth),
   }));
   assert.ok(overflow.page <= 0, `the page is ${overflow.page} px wider than a 375 px screen`);
-  assert.deepEqual(overflow.tables, [0, 0, 0], 'no table scrolls sideways');
+  assert.deepEqual(overflow.tables, [0, 0, 0, 0], 'no table scrolls sideways');
   // The chart turned horizontal: one row per position, whose names never overlap.
   const names = await page
     .locator('[data-chart="funnel"] > div')
@@ -375,6 +454,14 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
     ['2026-10-05', 'aff-north', '2', '1', '50%', '60 s', '84 s'],
     ['2026-10-07', 'aff-north', '1', '1', '100%', '50 s', '50 s'],
   ]);
+  await eventually(
+    () => tableRows(page, 'Sales by buyer'),
+    [
+      ['prime', '3', '1', '33.3%', '$95.00', '$95.00', '0', '0'],
+      ['network', '3', '2', '66.7%', '$75.50', '$37.75', '0', '0'],
+    ],
+    'buyers, aff-north',
+  );
 
   // Partner leads only, over the month: B1, created and submitted without the wizard.
   await filter(page, { from: '2026-10-01', to: '2026-10-31', source: 'partner' });
@@ -391,6 +478,11 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
   assert.deepEqual(await tableRows(page, 'Sales by affiliate and day'), [
     ['2026-10-05', 'aff-south', '1', '1', '100%', '12 s', '12 s'],
   ]);
+  await eventually(
+    () => tableRows(page, 'Sales by buyer'),
+    [['prime', '1', '1', '100%', '$120.00', '$120.00', '0', '0']],
+    'buyers, partner',
+  );
   const partnerCsv = await download(page, 'Download sales CSV');
   assert.equal(partnerCsv.name, 'sales-2026-10-01-2026-10-31.csv');
   assert.deepEqual(partnerCsv.text.trimEnd().split('\r\n').slice(1), [

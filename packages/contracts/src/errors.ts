@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { StepNameSchema } from './landing.js';
 
 /** Machine-readable error codes of the BFF API. */
 export const ERROR_CODES = [
@@ -16,6 +17,7 @@ export const ERROR_CODES = [
   'REQUEST_TIMEOUT',
   'UNAUTHORIZED',
   'CONFLICT',
+  'STEP_OUT_OF_ORDER',
   'DUPLICATE_LEAD',
   'IDEMPOTENCY_KEY_REUSED',
   'INTERNAL',
@@ -35,6 +37,8 @@ export const ApiErrorSchema = z
       fields: z.record(z.string(), z.string()).optional(),
       /** DUPLICATE_LEAD: the earlier lead of the same borrower, when the caller posted it. */
       leadId: z.string().optional(),
+      /** STEP_OUT_OF_ORDER: the first unanswered step, where the visitor goes on. */
+      nextStep: StepNameSchema.optional(),
     }),
   })
   .meta({ id: 'ApiError' });

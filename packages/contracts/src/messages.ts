@@ -12,6 +12,8 @@
 export const UNSUPPORTED_CHARACTERS = 'Please remove unsupported characters.';
 /** A request without a live lead: the screen says so in the page, with a Start over button (docs/product-rules.md §returning-visitors-and-sessions). */
 export const SESSION_EXPIRED = 'This session is invalid or expired. Please start over!';
+/** A step saved before the questions ahead of it were answered (an API client skipping screens, issue 33). */
+export const STEP_OUT_OF_ORDER = 'Please answer the earlier questions first.';
 /**
  * The ZIP lookup found no city. The observed landing field said only 'Invalid'; one sentence serves the landing
  * screen and the address step alike.

@@ -8,6 +8,26 @@ import { STEP_NAMES } from './landing.js';
 
 const IsoDaySchema = z.iso.date();
 
+/** A calendar day 'YYYY-MM-DD', with messages that name the query parameter `name` (issue 33). */
+function isoDay(name: string) {
+  return z.iso.date({
+    error: (issue) =>
+      issue.input === undefined
+        ? `${name} is required: a date as YYYY-MM-DD.`
+        : `${name} must be a date as YYYY-MM-DD, such as 2026-11-10.`,
+  });
+}
+
+/** An optional text filter: trimmed, not empty, at most `max` characters. */
+function textFilter(name: string, max: number) {
+  return z
+    .string({ error: `${name} must be text.` })
+    .trim()
+    .min(1, { error: `${name} must not be empty: leave it out to include every ${name}.` })
+    .max(max, { error: `${name} must be at most ${max} characters.` })
+    .optional();
+}
+
 /** Where a lead came from: the borrower funnel, or a partner's API post. */
 export const LEAD_SOURCES = ['funnel', 'partner'] as const;
 export const LeadSourceSchema = z.enum(LEAD_SOURCES);
@@ -19,12 +39,12 @@ export const REPORT_MAX_DAYS = 366;
 /** The filters every report takes, as query parameters. `to` is inclusive. */
 export const ReportQuerySchema = z
   .object({
-    from: IsoDaySchema,
-    to: IsoDaySchema,
-    affiliate: z.string().trim().min(1).max(64).optional(),
-    utmSource: z.string().trim().min(1).max(128).optional(),
-    source: LeadSourceSchema.optional(),
-    format: z.enum(['json', 'csv']).default('json'),
+    from: isoDay('from'),
+    to: isoDay('to'),
+    affiliate: textFilter('affiliate', 64),
+    utmSource: textFilter('utmSource', 128),
+    source: z.enum(LEAD_SOURCES, { error: `source must be one of: ${LEAD_SOURCES.join(', ')}.` }).optional(),
+    format: z.enum(['json', 'csv'], { error: 'format must be json or csv.' }).default('json'),
   })
   .refine((q) => q.from <= q.to, { error: "'from' must not be after 'to'.", path: ['to'] })
   .refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < REPORT_MAX_DAYS, {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { LeadEvent } from '@funnel/contracts/lead-events';
 import { ReportQuerySchema } from '@funnel/contracts/reports';
-import { STEP_NAMES } from '@funnel/contracts/steps';
+import { STEP_NAMES, type StepName } from '@funnel/contracts/steps';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { migrate, openDatabase, type Database } from './database.js';
 import { recordEvents } from './record-events.js';
@@ -66,6 +66,30 @@ function lead(
 }
 
 const ALL = STEP_NAMES.length;
+
+/** A lead created on 2026-12-01 (aff-ooo) that saved exactly `steps`, in that order (an API client). */
+function leadWithSteps(n: number, steps: readonly StepName[]): LeadEvent[] {
+  const leadId = `lead-out-of-order-${n}`;
+  const at = (minutes: number) =>
+    new Date(Date.parse('2026-12-01T17:00:00Z') + minutes * 60_000).toISOString();
+  return [
+    {
+      eventId: `${leadId}.created`,
+      leadId,
+      at: at(0),
+      type: 'created',
+      source: 'funnel',
+      affiliate: 'aff-ooo',
+    },
+    ...steps.map((step, i): LeadEvent => ({
+      eventId: `${leadId}.${step}`,
+      leadId,
+      at: at(i + 1),
+      type: 'step_completed',
+      step,
+    })),
+  ];
+}
 
 /**
  * The fixture, counted by hand:
@@ -138,6 +162,11 @@ const FIXTURE: LeadEvent[] = [
     outcome: 'sold',
     secondsToDecision: 4.9,
   }),
+  // 2026-12-01, aff-ooo: steps saved out of order (issue 33). One lead saved the phone alone, one the phone
+  // then the name, one the name and the email in order.
+  ...leadWithSteps(1, ['cellphone']),
+  ...leadWithSteps(2, ['cellphone', 'lgname']),
+  ...leadWithSteps(3, ['lgname', 'email']),
   ...lead(8, {
     day: '2026-11-09',
     affiliate: 'aff-a',
@@ -184,6 +213,28 @@ describe('reports over the system of record', () => {
       { outcome: 'rejected', reason: 'all_buyers_declined', leads: 1 },
       { outcome: 'no_lender', reason: 'no_buyer_decided', leads: 1 },
     ]);
+  });
+
+  it('never counts more leads completing a step than reaching it, whatever order the steps were saved in', async () => {
+    const report = await funnelReport(
+      db,
+      ReportQuerySchema.parse({ from: '2026-12-01', to: '2026-12-01' }),
+      TZ,
+    );
+    const byStep = Object.fromEntries(report.steps.map((row) => [row.step, row]));
+    // A lead reached a screen when it completed the one before it or any later one.
+    expect(byStep.landing).toMatchObject({ reached: 3, completed: 3, dropOff: 0 });
+    expect(byStep.lgname).toMatchObject({ reached: 3, completed: 2, dropOff: 1 });
+    expect(byStep.email).toMatchObject({ reached: 3, completed: 1, dropOff: 2 });
+    expect(byStep.cellphone).toMatchObject({ reached: 3, completed: 2, dropOff: 1 });
+    expect(byStep.besttimecontact).toMatchObject({ reached: 2, completed: 0, dropOff: 2, dropOffRate: 1 });
+    expect(byStep.dob).toMatchObject({ reached: 0, completed: 0, dropOff: 0, dropOffRate: 0 });
+    let previous = Infinity;
+    for (const row of report.steps) {
+      expect(row.completed).toBeLessThanOrEqual(row.reached);
+      expect(row.reached).toBeLessThanOrEqual(previous);
+      previous = row.reached;
+    }
   });
 
   it('filters by affiliate and by source', async () => {

@@ -50,7 +50,7 @@ export async function funnelReport(
   query: ReportQuery,
   timeZone: string,
 ): Promise<FunnelReport> {
-  const [totals, steps, reasons] = await Promise.all([
+  const [totals, steps, furthest, reasons] = await Promise.all([
     db
       .selectFrom('lead_summary')
       .where(matches(query, timeZone))
@@ -69,6 +69,25 @@ export async function funnelReport(
       .select((eb) => ['lead_steps.step', eb.fn.countAll<string>().as('completed')])
       .groupBy('lead_steps.step')
       .execute(),
+    // Each lead's furthest position: the latest step it completed, in wizard order (1 = the first step).
+    db
+      .selectFrom((qb) =>
+        qb
+          .selectFrom('lead_steps')
+          .innerJoin('lead_summary', 'lead_summary.lead_id', 'lead_steps.lead_id')
+          .where(matches(query, timeZone))
+          .select(
+            sql<number>`max(array_position(${sql.val([...FUNNEL_POSITIONS])}::text[], lead_steps.step))`.as(
+              'furthest',
+            ),
+          )
+          .groupBy('lead_steps.lead_id')
+          .as('furthest_by_lead'),
+      )
+      .select((eb) => ['furthest', eb.fn.countAll<string>().as('leads')])
+      .where('furthest', 'is not', null)
+      .groupBy('furthest')
+      .execute(),
     db
       .selectFrom('lead_summary')
       .where(matches(query, timeZone))
@@ -82,18 +101,15 @@ export async function funnelReport(
   ]);
   const created = Number(totals.created);
   const completedBy = new Map(steps.map((row) => [row.step, Number(row.completed)]));
-  let reached = created;
-  const rows: FunnelStepRow[] = FUNNEL_POSITIONS.map((step) => {
+  const reachedBy = reachedCounts(
+    created,
+    furthest.map((row) => ({ position: Number(row.furthest) - 1, leads: Number(row.leads) })),
+  );
+  const rows: FunnelStepRow[] = FUNNEL_POSITIONS.map((step, index) => {
+    const reached = reachedBy[index]!;
     const completed = step === 'landing' ? created : (completedBy.get(step) ?? 0);
-    const row = {
-      step,
-      reached,
-      completed,
-      dropOff: Math.max(0, reached - completed),
-      dropOffRate: reached > 0 ? Math.max(0, reached - completed) / reached : 0,
-    };
-    reached = completed;
-    return row;
+    const dropOff = Math.max(0, reached - completed);
+    return { step, reached, completed, dropOff, dropOffRate: reached > 0 ? dropOff / reached : 0 };
   });
   return {
     filters: filtersOf(query),
@@ -111,6 +127,24 @@ export async function funnelReport(
       leads: Number(row.leads),
     })),
   };
+}
+
+/**
+ * How many leads reached each funnel position (README, "Reports"): a lead reached a screen when it completed
+ * the one before it or any later one. Every lead reached the landing form and the first step (it was created
+ * from the landing form or a deep link). So a lead that saved a step out of order (an API client, before the
+ * BFF refused that) counts as having reached every screen up to its furthest, and a step's completed count is
+ * never above its reached count: every lead that completed a step reached it.
+ *
+ * @param furthest leads by the 0-based index in FUNNEL_POSITIONS of the furthest step they completed.
+ */
+function reachedCounts(created: number, furthest: readonly { position: number; leads: number }[]): number[] {
+  // atOrPast[i]: leads whose furthest completed position is i or later; every lead completed the landing form.
+  const atOrPast = FUNNEL_POSITIONS.map(() => 0);
+  for (const { position, leads } of furthest) atOrPast[position] = (atOrPast[position] ?? 0) + leads;
+  for (let i = atOrPast.length - 2; i >= 0; i -= 1) atOrPast[i]! += atOrPast[i + 1]!;
+  atOrPast[0] = Math.max(created, atOrPast[0]!);
+  return FUNNEL_POSITIONS.map((_, i) => (i === 0 ? atOrPast[0]! : atOrPast[i - 1]!));
 }
 
 /** Submitted leads per day and affiliate: how many sold, and how long lenders took to decide. */

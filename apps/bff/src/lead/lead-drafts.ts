@@ -16,9 +16,11 @@ import {
 } from '@funnel/contracts/fields';
 import { ZIP_CODE_NOT_FOUND } from '@funnel/contracts/messages';
 import {
+  firstMissingStep,
   getStep,
   nextStepFor,
   progressFor,
+  stepIndex,
   validateStepAgainstLead,
   type StepName,
 } from '@funnel/contracts/steps';
@@ -95,10 +97,16 @@ export class LeadDrafts {
     const record = await loadLead(this.deps.store, leadId, OPENED_ON_SAVE);
     if (record.submission)
       throw new HttpError(409, 'CONFLICT', 'This application has already been submitted.');
+    const current = toClientFields(record.fields) as ClientLead;
+    // Steps are answered in wizard order: going Back and saving an answered step again is fine, skipping ahead of
+    // the first unanswered step is not (it would count as completed a step the lead never reached, issue 33).
+    const firstUnanswered = firstMissingStep(current);
+    if (firstUnanswered !== undefined && stepIndex(stepName) > stepIndex(firstUnanswered)) {
+      throw HttpError.stepOutOfOrder(firstUnanswered);
+    }
     const step = getStep(stepName);
     const parsed = step.schema.safeParse(body);
     if (!parsed.success) throw HttpError.validation(fieldErrors(parsed.error));
-    const current = toClientFields(record.fields) as ClientLead;
     const values: ClientLead = { ...(parsed.data as ClientLead) };
 
     const crossField = validateStepAgainstLead(stepName, values, current, this.deps.today());

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiError, ErrorCode } from '@funnel/contracts/errors';
+import type { StepName } from '@funnel/contracts/steps';
 import { HttpError } from '../http-error.js';
 
 /**
@@ -38,8 +39,22 @@ export function clientErrorBody(status: number, fastifyCode?: string): ApiError 
   return body(code, (fastifyCode && MESSAGE_BY_FASTIFY_CODE[fastifyCode]) ?? message);
 }
 
-function body(code: ErrorCode, message: string, fields?: Record<string, string>, leadId?: string): ApiError {
-  return { error: { code, message, ...(fields ? { fields } : {}), ...(leadId ? { leadId } : {}) } };
+function body(
+  code: ErrorCode,
+  message: string,
+  fields?: Record<string, string>,
+  leadId?: string,
+  nextStep?: StepName,
+): ApiError {
+  return {
+    error: {
+      code,
+      message,
+      ...(fields ? { fields } : {}),
+      ...(leadId ? { leadId } : {}),
+      ...(nextStep ? { nextStep } : {}),
+    },
+  };
 }
 
 /** Seconds a client should wait before retrying while Redis is unavailable. */
@@ -75,7 +90,9 @@ export default fp(
     });
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof HttpError) {
-        return reply.code(error.statusCode).send(body(error.code, error.message, error.fields, error.leadId));
+        return reply
+          .code(error.statusCode)
+          .send(body(error.code, error.message, error.fields, error.leadId, error.nextStep));
       }
       if (hasZodFastifySchemaValidationErrors(error)) {
         const fields: Record<string, string> = {};

@@ -112,7 +112,9 @@ const leadRoutes: FastifyPluginAsyncZod = async (app) => {
           description:
             `Saves the answer of the \`/${step.name}\` screen to the visitor's lead. Unknown keys are ignored. ` +
             'Answers `{ nextStep, progress }`, the next step computed from the stored lead; a 400 names each ' +
-            'field with the message a person reads.',
+            'field with the message a person reads. Steps are answered in wizard order: saving a step again ' +
+            '(after going Back) is fine, but a step ahead of the first unanswered one answers ' +
+            '409 `STEP_OUT_OF_ORDER` with that step as `nextStep`; a submitted lead answers 409 `CONFLICT`.',
           tags: ['lead'],
           // Named in the document (`LgnameStep`, …); its example is added there (plugins/openapi.ts).
           body: step.schema,

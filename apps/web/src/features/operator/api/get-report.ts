@@ -1,8 +1,10 @@
 import { useEffect } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  BuyerSalesReportSchema,
   FunnelReportSchema,
   SalesReportSchema,
+  type BuyerSalesReport,
   type FunnelReport,
   type OperatorSession,
   type SalesReport,
@@ -12,12 +14,17 @@ import { ApiRequestError } from '@/lib/api-request-error';
 import { reportPath, type ReportFilters, type ReportName } from '../utils/report-filters';
 import { operatorSessionKey } from './operator-session';
 
-const REPORT_SCHEMAS = { funnel: FunnelReportSchema, sales: SalesReportSchema } as const;
-type Reports = { funnel: FunnelReport; sales: SalesReport };
+const REPORT_SCHEMAS = {
+  funnel: FunnelReportSchema,
+  sales: SalesReportSchema,
+  buyers: BuyerSalesReportSchema,
+} as const;
+type Reports = { funnel: FunnelReport; sales: SalesReport; buyers: BuyerSalesReport };
 
 /**
- * GET /api/v1/admin/reports/{funnel|sales} — the funnel (reached, completed and drop-off per position, and the
- * outcomes), or sales (submitted, sold and decision times per day and affiliate).
+ * GET /api/v1/admin/reports/{funnel|sales|buyers} — the funnel (reached, completed and drop-off per position, and
+ * the outcomes), sales (submitted, sold and decision times per day and affiliate), or sales by buyer (attempts,
+ * sold, accept rate, revenue, timeouts and capped attempts).
  */
 export function getReport<R extends ReportName>(
   report: R,

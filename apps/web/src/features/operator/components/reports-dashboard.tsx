@@ -10,6 +10,7 @@ import {
   type ReportFilters,
   type ReportName,
 } from '../utils/report-filters';
+import { BuyersTable } from './buyers-table';
 import { FunnelOutcomes, FunnelTable, OutcomeReasons } from './funnel-table';
 import { ReportFiltersForm } from './report-filters-form';
 import { SalesTable } from './sales-table';
@@ -70,6 +71,7 @@ export function ReportsDashboard() {
   const filters = filtersFromSearch(search);
   const funnel = useReport('funnel', filters);
   const sales = useReport('sales', filters);
+  const buyers = useReport('buyers', filters);
 
   return (
     <>
@@ -104,6 +106,16 @@ export function ReportsDashboard() {
 
       <ReportSection report="sales" title="Sales" filters={filters} query={sales} loading="Loading sales…">
         {(report) => <SalesTable rows={report.rows} />}
+      </ReportSection>
+
+      <ReportSection
+        report="buyers"
+        title="Buyers"
+        filters={filters}
+        query={buyers}
+        loading="Loading sales by buyer…"
+      >
+        {(report) => <BuyersTable rows={report.rows} />}
       </ReportSection>
     </>
   );

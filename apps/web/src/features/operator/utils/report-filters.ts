@@ -11,7 +11,7 @@ export interface ReportFilters {
   source: LeadSource | '';
 }
 
-export type ReportName = 'funnel' | 'sales';
+export type ReportName = 'funnel' | 'sales' | 'buyers';
 
 const DEFAULT_DAYS = 30;
 
