@@ -192,3 +192,21 @@ test('/requestcash asks for consent and goes to matching; /configuration is the 
   await assertAccessible(page, 'not found');
   await context.close();
 });
+
+test('a step opened ahead of the first unanswered one goes on from that one when Next is pressed, storing nothing', async () => {
+  const context = await harness.newContext(375);
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await page.goto('/start');
+  await completeLanding(page);
+  await page.waitForURL('**/lgname');
+  // An address typed or bookmarked: the best time to call before the name, email and phone.
+  await page.goto('/besttimecontact');
+  await answer(page, 'besttimecontact');
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
+  await page.waitForURL('**/lgname');
+  await page.getByRole('heading', { level: 1, name: 'What is your name?' }).waitFor();
+  assert.equal(await page.getByRole('combobox', { name: 'First name' }).inputValue(), '');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

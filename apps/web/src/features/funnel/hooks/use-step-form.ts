@@ -16,6 +16,7 @@ import {
   type SchemaForm,
 } from '@/components/form/use-schema-form';
 import { isSessionExpired, useExpireSession } from '@/hooks/use-expire-session';
+import { ApiRequestError } from '@/lib/api-request-error';
 import { businessToday } from '@/lib/business-today';
 import { GENERIC_ERROR } from '@/lib/generic-error';
 import { describeError, postClientLog } from '@/lib/post-client-log';
@@ -78,6 +79,10 @@ export function useStepForm<V extends FieldValues>(
     onFailure(error, unknownFields) {
       if (isSessionExpired(error)) {
         expireSession();
+      } else if (error instanceof ApiRequestError && error.code === 'STEP_OUT_OF_ORDER') {
+        // A screen ahead of the first unanswered one (an address typed or bookmarked): the BFF keeps the wizard's
+        // order, so the visitor goes on from the first question still open, losing nothing already saved.
+        void navigate(`/${lead.nextStep}`, { replace: true });
       } else if (Object.keys(unknownFields).length > 0) {
         setFormError(Object.values(unknownFields)[0]);
       } else {
