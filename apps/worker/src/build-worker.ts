@@ -21,7 +21,6 @@ import { OutboundHttp } from './follow-ups/outbound-http.js';
 import { WorkerMetrics, startHealthServer } from './metrics.js';
 import { createReconciler } from './reconciler/reconciler.js';
 import { startReconcilerWorker } from './scheduled-pass.js';
-import { PollSchedule } from './submission/poll-schedule.js';
 import { createSubmitLeadProcessor, settleFailedSubmission } from './submission/submit-lead-processor.js';
 import { startSystemOfRecord } from './system-of-record/system-of-record.js';
 import { WaterfallCursors } from './waterfall/waterfall-cursor.js';
@@ -52,6 +51,8 @@ export interface BuildWorkerOptions {
 
 export interface BuiltWorker {
   store: LeadStore;
+  /** The process's metrics, as served on /metrics (tests read them here). */
+  metrics: WorkerMetrics;
   /** Active jobs finish first (BullMQ waits for them), then the connections close. */
   close(): Promise<void>;
 }
@@ -176,7 +177,6 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
     after: options.alsoOnFinalOutcome,
   });
 
-  const polls = new PollSchedule();
   const submitLead = {
     store,
     lender,
@@ -191,8 +191,9 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
         metrics.submitToDecision.observe(seconds);
       },
       pollLateness: (seconds: number) => metrics.pollLateness.observe(seconds),
+      decisionToOutcome: (buyer: string, seconds: number) =>
+        metrics.buyerDecisionToOutcome.observe({ buyer }, seconds),
     },
-    polls,
     postClaimMs: env.LENDER_CONNECT_TIMEOUT_MS + env.LENDER_HEADERS_TIMEOUT_MS + 1000,
     waterfall,
     onFinalOutcome,
@@ -335,13 +336,13 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
 
   return {
     store,
+    metrics,
     async close() {
       await Promise.all([
         ...workers.map((worker) => worker.close()),
         ...passes.map((pass) => pass.worker.close()),
         systemOfRecord?.stop(),
       ]);
-      polls.close();
       await Promise.all([
         lender.close(),
         ...[...buyerAdapters.values()].map((adapter) => adapter.close()),

@@ -30,7 +30,7 @@ export class WorkerMetrics extends PromMetrics {
   );
   readonly pollLateness = this.histogram(
     'funnel_poll_lateness_seconds',
-    'How late a poll ran after it was due (polls that come back to the worker that scheduled them)',
+    "How late a parked poll started after the due time stored with its job, on whichever worker ran it (the lender network's polls and the buyers' waterfall's pending waits)",
     [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
   );
   readonly repairs = this.counter(
@@ -53,6 +53,12 @@ export class WorkerMetrics extends PromMetrics {
   readonly buyerAttemptSeconds = this.histogram(
     'funnel_buyer_attempt_seconds',
     'From the start of a waterfall attempt to its end, pending included, by buyer',
+    LATENCY_BUCKETS,
+    ['buyer'],
+  );
+  readonly buyerDecisionToOutcome = this.histogram(
+    'funnel_buyer_decision_to_outcome_seconds',
+    "From a buyer's deciding answer being received to the lead's outcome stored and published, by buyer (lender-network without a buyers file)",
     LATENCY_BUCKETS,
     ['buyer'],
   );

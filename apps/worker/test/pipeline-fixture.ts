@@ -21,7 +21,7 @@ import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
 import { freePort, startApp, type AppProcess } from '@funnel/testing/processes';
 import type { PartnerWebhookSecrets } from '@funnel/lead-store/partner-config';
 import { JobQueues, enqueue, startQueueWorker } from '@funnel/server-runtime/job-queue';
-import { buildWorker } from '../src/build-worker.js';
+import { buildWorker, type BuiltWorker } from '../src/build-worker.js';
 import { loadEnv } from '../src/env.js';
 import { createWebhookDeliveryProcessor } from '../src/final-outcome/webhook-delivery-processor.js';
 import { WebhookSender } from '../src/final-outcome/webhook-sender.js';
@@ -132,7 +132,7 @@ export class Pipeline {
       /** More to do once an outcome is final (e.g. a test's own hook). */
       alsoOnFinalOutcome?: (leadId: string) => Promise<void>;
     } = {},
-  ): Promise<{ close(): Promise<void> }> {
+  ): Promise<BuiltWorker> {
     const env = loadEnv(
       this.workerEnv(lenderUrl, {
         POLL_INTERVAL_MS: String(options.pollIntervalMs ?? 100),

@@ -1,4 +1,4 @@
-import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { LeadJobSchema, type LeadJob } from '@funnel/contracts/jobs';
 import { isFinalOutcome } from '@funnel/contracts/lead-outcome';
@@ -9,8 +9,13 @@ import { buildOrRefuse, submissionContextOf } from '../buyers/buyer-payload-cont
 import { decide, noLender, type DecisionPolicy } from '../buyers/decision.js';
 import type { LenderClient } from '../buyers/lender-client.js';
 import { FinalLenderError, RetryableLenderError } from '../buyers/lender-errors.js';
-import type { PollSchedule } from './poll-schedule.js';
-import { runWaterfall, type SubmitLeadResult, type WaterfallDeps } from '../waterfall/waterfall.js';
+import { parkPoll, pollLatenessSeconds } from './poll-due.js';
+import {
+  runWaterfall,
+  type Decision,
+  type SubmitLeadResult,
+  type WaterfallDeps,
+} from '../waterfall/waterfall.js';
 
 export interface SubmitLeadDeps {
   store: LeadStore;
@@ -25,13 +30,16 @@ export interface SubmitLeadDeps {
    * by much, or a crashed worker's leads wait for it to lapse after the job has already come back.
    */
   postClaimMs: number;
-  /** Metrics hooks: a final outcome this run stored, and how late a poll ran after it was due. */
+  /**
+   * Metrics hooks: a final outcome this run stored; how late a parked poll started after the due time stored
+   * with its job (single network and waterfall alike); and, per buyer, how long from the buyer's deciding
+   * answer being received to the outcome stored and its follow-ups published.
+   */
   observe?: {
     decided(outcome: string, submitToDecisionSeconds: number): void;
     pollLateness(seconds: number): void;
+    decisionToOutcome(buyer: string, seconds: number): void;
   };
-  /** Where this process notes when each delayed poll is due, for `observe.pollLateness`. */
-  polls?: PollSchedule;
   /** With a buyers file: the buyers' waterfall (ADR 0012) instead of the one lender network. */
   waterfall?: WaterfallDeps | undefined;
   /** Called once the lead's outcome is final (again on a retry: it must be idempotent), e.g. partner webhooks. */
@@ -49,11 +57,9 @@ export interface SubmitLeadDeps {
  */
 export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
   return async function processSubmitLead(job: Job, token?: string): Promise<SubmitLeadResult> {
+    const lateness = pollLatenessSeconds(job.data, job.attemptsMade, deps.now());
+    if (lateness !== undefined) deps.observe?.pollLateness(lateness);
     const { leadId } = LeadJobSchema.parse(job.data);
-    const due = deps.polls?.take(leadId);
-    if (due !== undefined) {
-      deps.observe?.pollLateness(Math.max(0, deps.now() - due) / 1000);
-    }
     const log = deps.logger.child({ leadId, jobId: job.id });
     const lead = await deps.store.get(leadId);
     if (!lead) return { skipped: 'lead no longer exists' };
@@ -65,13 +71,18 @@ export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
     const submission = lead.submission;
     if (!submission) throw new UnrecoverableError('lead was never submitted');
 
-    const finish = async (outcome: NewOutcome): Promise<SubmitLeadResult> => {
+    const finish = async (outcome: NewOutcome, decision?: Decision): Promise<SubmitLeadResult> => {
       const stored = await deps.store.setOutcome(leadId, outcome);
       log.info({ outcome: stored?.outcome, reason: outcome.reason }, 'lead decided');
-      if (stored && isFinalOutcome(stored.outcome) && stored.outcome === outcome.outcome) {
+      const ours =
+        stored !== undefined && isFinalOutcome(stored.outcome) && stored.outcome === outcome.outcome;
+      if (ours) {
         deps.observe?.decided(stored.outcome, (deps.now() - Date.parse(submission.submittedAt)) / 1000);
       }
       if (stored && isFinalOutcome(stored.outcome)) await deps.onFinalOutcome(leadId);
+      if (ours && decision) {
+        deps.observe?.decisionToOutcome(decision.buyer, Math.max(0, deps.now() - decision.at) / 1000);
+      }
       return stored ? { outcome: stored.outcome } : { skipped: 'lead no longer exists' };
     };
     const deadline = Date.parse(submission.deadlineAt);
@@ -95,9 +106,10 @@ export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
         } else {
           try {
             const answer = await deps.lender.submit(payloadFor(lead));
+            const answeredAt = deps.now();
             log.info({ status: answer.data.status }, 'lead posted');
             const decided = decide({ ...answer, status: answer.data.status }, deps.policy);
-            if (decided) return await finish(decided);
+            if (decided) return await finish(decided, { buyer: LENDER_NETWORK, at: answeredAt });
             await deps.store.updateSubmission(leadId, {
               upstreamLeadId: answer.data.lead_id,
               checkKey: leadId,
@@ -112,14 +124,18 @@ export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
           checkKey: submission.checkKey ?? leadId,
           utm_source: TrackingSchema.parse(lead.tracking).utmSource ?? '',
         });
+        const answeredAt = deps.now();
         log.debug({ status: answer.data.data.status }, 'lead polled');
         const decided = decide(answer.data.data, deps.policy);
-        if (decided) return finish(decided);
+        if (decided) return finish(decided, { buyer: LENDER_NETWORK, at: answeredAt });
       }
     } catch (error) {
       if (error instanceof FinalLenderError) {
         log.warn({ statusCode: error.statusCode }, 'lender network refused the lead');
-        return finish({ outcome: 'rejected', reason: `upstream_${error.statusCode}` });
+        return finish(
+          { outcome: 'rejected', reason: `upstream_${error.statusCode}` },
+          { buyer: LENDER_NETWORK, at: deps.now() },
+        );
       }
       if (!(error instanceof RetryableLenderError)) throw error;
       log.warn({ err: error.message, attempt: job.attemptsMade + 1 }, 'lender network call failed');
@@ -132,12 +148,12 @@ export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
       // A failed poll is retried at the next tick; the deadline bounds how long that can go on.
     }
 
-    const dueAt = Math.min(deps.now() + deps.pollIntervalMs, deadline);
-    deps.polls?.expect(leadId, dueAt);
-    await job.moveToDelayed(dueAt, token);
-    throw new DelayedError();
+    return parkPoll(job, token, Math.min(deps.now() + deps.pollIntervalMs, deadline));
   };
 }
+
+/** The `buyer` label of the one lender network (no buyers file) in the decision → outcome metric. */
+export const LENDER_NETWORK = 'lender-network';
 
 /**
  * What happens to a lead whose submission job failed for good (an unexpected error after every retry): it ends as

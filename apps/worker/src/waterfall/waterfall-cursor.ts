@@ -28,6 +28,8 @@ export interface SoldResult {
   price: number;
   /** Absent when the buyer sold without an address. */
   redirectUrl?: string;
+  /** When the buyer's sold answer was received, ms since the epoch (absent on walks sold before it was kept). */
+  decidedAt?: number;
 }
 
 /** Caps of one buyer and the counters they are kept in for the current windows. */

@@ -1,4 +1,4 @@
-import { DelayedError, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Buyer, BuyersFile } from '@funnel/contracts/buyers';
 import { LEAD_STATUS } from '@funnel/contracts/lender-network';
@@ -10,6 +10,7 @@ import type { AttemptAnswer, BuyerAdapter } from '../buyers/buyer-adapter.js';
 import { dayIn, planWalk, type LeadTraits } from '../buyers/buyer-eligibility.js';
 import { decide, noLender, rejected, type DecisionPolicy } from '../buyers/decision.js';
 import { RetryableLenderError } from '../buyers/lender-errors.js';
+import { parkPoll } from '../submission/poll-due.js';
 import { WaterfallCursors, type Cursor } from './waterfall-cursor.js';
 
 /** What a run of a lead's submission job ended with, kept as the job's return value (walk or single lender). */
@@ -53,12 +54,19 @@ const DEADLINE_MARGIN_MS = 500;
 /** An attempt found posting after a crash is asked again with its own key for at least this long. */
 const REPLAY_MS = 2000;
 
+/** The buyer whose answer decided a lead, and when that answer was received (ms since the epoch). */
+export interface Decision {
+  buyer: string;
+  at: number;
+}
+
 export interface WaterfallRun {
   job: Job;
   token: string | undefined;
   lead: LeadRecord;
   deadline: number;
-  finish: (outcome: NewOutcome) => Promise<SubmitLeadResult>;
+  /** Stores the outcome and publishes it; `decision` feeds the per-buyer decision → outcome metric. */
+  finish: (outcome: NewOutcome, decision?: Decision) => Promise<SubmitLeadResult>;
   log: Logger;
   noLenderFallbackUrl: string | undefined;
 }
@@ -81,6 +89,8 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
       planWalk(deps.buyers.buyers, lead.fields as LeadTraits, deps.buyers.timeZone, deps.now()),
       Math.max(deadline - deps.now(), 0) + 24 * 3600_000,
     ));
+  // The decline received in this run that the walk may end on (reset by any other way a step ends).
+  let declined: Decision | undefined;
 
   for (;;) {
     // The lead ended outside the walk (its deadline passed, or its job failed for good): nothing more to try.
@@ -88,10 +98,18 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
     if (cursor.state === 'done' && cursor.result) {
       // A sold status always decides (a partner offer by its host; without an address, a sale all the same).
       const sold = decide({ status: LEAD_STATUS.SOLD, redirect_url: cursor.result.redirectUrl }, deps.policy);
-      return run.finish(sold ?? { outcome: 'sold' });
+      const { buyer, decidedAt } = cursor.result;
+      // The answer's time is kept on the cursor, so a run after a crash still measures from it.
+      return run.finish(
+        sold ?? { outcome: 'sold' },
+        decidedAt !== undefined ? { buyer, at: decidedAt } : undefined,
+      );
     }
     const step = cursor.plan[cursor.index];
-    if (!step) return run.finish(walkEnd(cursor, run.noLenderFallbackUrl));
+    if (!step) {
+      const end = walkEnd(cursor, run.noLenderFallbackUrl);
+      return run.finish(end, end.outcome === 'rejected' ? declined : undefined);
+    }
     const buyer = deps.buyers.buyers.find((b) => b.id === step.buyer);
     const adapter = deps.adapters.get(step.buyer);
     const attemptKey = WaterfallCursors.attemptKey(leadId, cursor.index);
@@ -115,6 +133,7 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
       next = cursor.index + 1,
       rejectUrl = '',
     ) => {
+      declined = undefined;
       await deps.onAttempt?.(record(result, extra));
       await deps.cursors.advance(
         leadId,
@@ -159,6 +178,7 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
 
     const endsAt = cursor.endsAt ?? now;
     let answer: AttemptAnswer;
+    let answeredAt: number;
     try {
       if (cursor.state === 'pending' && cursor.upstreamLeadId) {
         if (now >= endsAt) {
@@ -177,12 +197,13 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
         const budgetMs = Math.min(Math.max(endsAt - sent, REPLAY_MS), deadline - DEADLINE_MARGIN_MS - sent);
         answer = await adapter.post(lead, { key: attemptKey, floor: step.floor, budgetMs });
       }
+      answeredAt = deps.now();
     } catch (error) {
       if (!(error instanceof RetryableLenderError)) throw error;
       log.warn({ buyer: buyer.id, err: error.message }, 'buyer call failed');
       if (cursor.state === 'pending' && deps.now() < endsAt) {
         // A failed ping is tried again at the next tick, within the attempt's budget.
-        return delay(run, Math.min(deps.now() + buyer.timeouts.pollMs, endsAt, deadline));
+        return parkPoll(run.job, run.token, Math.min(deps.now() + buyer.timeouts.pollMs, endsAt, deadline));
       }
       // Never sent for want of a connection in time is a timeout too; the kind says which.
       const timedOut = error.kind === 'timeout' || error.kind === 'queue_timeout';
@@ -204,13 +225,14 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
         await moveOn('timeout');
         continue;
       }
-      return delay(run, Math.min(deps.now() + buyer.timeouts.pollMs, endsAt, deadline));
+      return parkPoll(run.job, run.token, Math.min(deps.now() + buyer.timeouts.pollMs, endsAt, deadline));
     }
     if (answer.kind === 'sold') {
       const sold = {
         buyer: buyer.id,
         price: answer.price,
         ...(answer.redirectUrl ? { redirectUrl: answer.redirectUrl } : {}),
+        decidedAt: answeredAt,
       };
       await deps.onAttempt?.(record('sold', { price: answer.price }));
       await deps.cursors.sold(leadId, cursor.index, sold);
@@ -225,6 +247,7 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
       answer.kind === 'invalid' ? nextBuyerIndex(cursor, buyer) : cursor.index + 1,
       (answer.kind === 'rejected' && answer.rejectUrl) || '',
     );
+    declined = { buyer: buyer.id, at: answeredAt };
   }
 }
 
@@ -243,12 +266,6 @@ function nextBuyerIndex(cursor: Cursor, buyer: Buyer): number {
   let next = cursor.index + 1;
   while (cursor.plan[next]?.buyer === buyer.id) next += 1;
   return next;
-}
-
-/** Parks the job until `dueAt` (the "process step jobs" pattern: no worker sleeps). */
-async function delay(run: WaterfallRun, dueAt: number): Promise<never> {
-  await run.job.moveToDelayed(dueAt, run.token);
-  throw new DelayedError();
 }
 
 /** The system-of-record event of an attempt; its id is the attempt's key, so a retold attempt is one event. */
