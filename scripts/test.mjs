@@ -74,6 +74,9 @@ if (!step('Type check', 'npx', ['turbo', 'run', 'typecheck', '--output-logs=erro
 if (!step('Lint and format', 'npm', ['run', 'lint', '--silent'])) finish(false);
 // Files, exports and dependencies nothing uses (knip.ts says what it ignores and why).
 if (!step('Unused files, exports and dependencies (knip)', 'npm', ['run', '--silent', 'knip'])) finish(false);
+// The import arrows the layout promises: no circle, the worker's layers one way, no app importing another
+// (.dependency-cruiser.cjs).
+if (!step('Import arrows (dependency-cruiser)', 'npm', ['run', '--silent', 'arch:check'])) finish(false);
 
 const vitestReport = path.join(reportDir, 'vitest.json');
 const unitOk = step('Unit and integration tests (vitest, real Redis)', 'npx', [

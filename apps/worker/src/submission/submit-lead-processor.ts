@@ -9,7 +9,7 @@ import { buildOrRefuse, submissionContextOf } from '../buyers/buyer-payload-cont
 import { decide, noLender, type DecisionPolicy } from '../buyers/decision.js';
 import type { LenderClient } from '../buyers/lender-client.js';
 import { FinalLenderError, RetryableLenderError } from '../buyers/lender-errors.js';
-import { parkPoll, pollLatenessSeconds } from './poll-due.js';
+import { parkPoll, pollLatenessSeconds } from '../waterfall/poll-due.js';
 import {
   runWaterfall,
   type Decision,

@@ -10,7 +10,7 @@ import type { AttemptAnswer, BuyerAdapter } from '../buyers/buyer-adapter.js';
 import { dayIn, planWalk, type LeadTraits } from '../buyers/buyer-eligibility.js';
 import { decide, noLender, rejected, type DecisionPolicy } from '../buyers/decision.js';
 import { RetryableLenderError } from '../buyers/lender-errors.js';
-import { parkPoll } from '../submission/poll-due.js';
+import { parkPoll } from './poll-due.js';
 import { WaterfallCursors, type Cursor } from './waterfall-cursor.js';
 
 /** What a run of a lead's submission job ended with, kept as the job's return value (walk or single lender). */
