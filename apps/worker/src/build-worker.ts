@@ -9,16 +9,14 @@ import { JobQueues, startQueueWorker, type EnqueueOptions } from '@funnel/server
 import { createRedis, describeRedis } from '@funnel/server-runtime/redis-connection';
 import { watchRedis } from '@funnel/server-runtime/redis-watch';
 import { createBuyerAdapter } from './buyers/create-buyer-adapter.js';
-import { LenderClient } from './buyers/lender-client.js';
 import type { Env } from './env.js';
 import { startErasureCompaction } from './erasure-compaction.js';
 import { createOnFinalOutcome } from './final-outcome/on-final-outcome.js';
 import { createAffiliatePostbackProcessor } from './final-outcome/affiliate-postback-processor.js';
 import { createWebhookDeliveryProcessor } from './final-outcome/webhook-delivery-processor.js';
-import { WebhookSender } from './final-outcome/webhook-sender.js';
 import { createFollowUpWorkers } from './follow-ups/follow-up-workers.js';
-import { OutboundHttp } from './follow-ups/outbound-http.js';
 import { WorkerMetrics, startHealthServer } from './metrics.js';
+import { outboundClients } from './outbound-clients.js';
 import { createReconciler } from './reconciler/reconciler.js';
 import { startReconcilerWorker } from './scheduled-pass.js';
 import { createSubmitLeadProcessor, settleFailedSubmission } from './submission/submit-lead-processor.js';
@@ -89,29 +87,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
     sealer: cipher,
     hashSecret: env.SUPPRESSION_HASH_SECRET,
   });
-  const lender = new LenderClient({
-    baseUrl: env.LENDER_NETWORK_URL,
-    ...(env.LENDER_NETWORK_API_KEY ? { apiKey: env.LENDER_NETWORK_API_KEY } : {}),
-    connections: env.LENDER_CONNECTIONS,
-    connectTimeoutMs: env.LENDER_CONNECT_TIMEOUT_MS,
-    headersTimeoutMs: env.LENDER_HEADERS_TIMEOUT_MS,
-    bodyTimeoutMs: env.LENDER_BODY_TIMEOUT_MS,
-    maxResponseBytes: env.UPSTREAM_RESPONSE_MAX_BYTES,
-    observe: (endpoint, result, seconds) => {
-      metrics.upstreamCalls.inc({ endpoint, result });
-      metrics.upstreamSeconds.observe({ endpoint }, seconds);
-    },
-    pingTimeoutMs: Math.min(env.LENDER_PING_TIMEOUT_MS, env.POLL_INTERVAL_MS),
-  });
-  const webhookSender = new WebhookSender({
-    allowPrivateNetworks: env.PARTNER_WEBHOOK_INSECURE,
-    connectTimeoutMs: 5000,
-    responseTimeoutMs: 10_000,
-  });
-  const outbound = new OutboundHttp({ connectTimeoutMs: 5000, responseTimeoutMs: 10_000 });
-  const trustedForm = env.TRUSTEDFORM_API_KEY
-    ? { apiKey: env.TRUSTEDFORM_API_KEY, certOrigin: env.TRUSTEDFORM_CERT_ORIGIN }
-    : undefined;
+  const { lender, webhookSender, outbound, trustedForm } = outboundClients(env, metrics);
 
   // The system of record: migrations at start (retried until PostgreSQL answers, without holding up the leads),
   // then the drain of lead events; final outcomes and buyer attempts are recorded as events like everything else.
