@@ -4,7 +4,28 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const serve = `"${process.execPath}" --import tsx --conditions=source src/server.ts`;
+// The shell prints its pid and becomes the server (exec), so the test can stop the server itself: under `script`
+// it runs in a session of its own, out of reach of a signal to the test's child process group.
+const serve = `echo "server pid $$"; exec "${process.execPath}" --import tsx --conditions=source src/server.ts`;
+
+/** Stops the server by its pid and waits until it is gone (SIGKILL after 10 s). */
+async function stopServer(output: string): Promise<void> {
+  const pid = Number(/server pid (\d+)/.exec(output)?.[1]);
+  if (!pid) return;
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (alive()) process.kill(pid, 'SIGTERM');
+  for (let waited = 0; alive() && waited < 10_000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (alive()) process.kill(pid, 'SIGKILL');
+}
 
 /** Starts the sandbox (on a free port) and returns what it printed up to its "ready" line, then stops it. */
 function startupOutput(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
@@ -18,15 +39,23 @@ function startupOutput(command: string, args: string[], env: NodeJS.ProcessEnv):
     let output = '';
     const timer = setTimeout(() => {
       process.kill(-child.pid!, 'SIGKILL');
-      reject(new Error(`no "lender sandbox ready" within 30 s:\n${output}`));
+      void stopServer(output).then(() =>
+        reject(new Error(`no "lender sandbox ready" within 30 s:\n${output}`)),
+      );
     }, 30_000);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       if (!output.includes('lender sandbox ready')) return;
       clearTimeout(timer);
-      process.kill(-child.pid!, 'SIGTERM');
       child.stdout.destroy();
-      resolve(output);
+      void stopServer(output).then(() => {
+        try {
+          process.kill(-child.pid!, 'SIGTERM');
+        } catch {
+          // the wrapper ended with the server
+        }
+        resolve(output);
+      });
     });
   });
 }
