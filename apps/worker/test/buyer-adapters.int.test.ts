@@ -1,33 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuyerSchema } from '@funnel/contracts/buyers';
-import { CONSENT_VERSION } from '@funnel/contracts/consent';
 import { SandboxLeadSchema } from '@funnel/contracts/lender-sandbox';
-import { SAMPLE_LEAD, SAMPLE_SUBMISSION_CONTEXT as context } from '@funnel/contracts/sample-lead';
-import type { LeadRecord } from '@funnel/lead-store/lead-store';
+import { SAMPLE_SUBMISSION_CONTEXT as context } from '@funnel/contracts/sample-lead';
 import { createBuyerAdapter } from '../src/buyers/create-buyer-adapter.js';
-import { startBuyersSandbox } from './waterfall-fixture.js';
+import { startBuyersSandbox, storedSampleLead } from './waterfall-fixture.js';
 
 const golden = (name: string) =>
   JSON.parse(
     readFileSync(new URL(`../../../packages/contracts/src/__golden__/${name}`, import.meta.url), 'utf8'),
   ) as Record<string, unknown>;
 
-/** The sample lead as the worker reads it from the store. */
-const lead = {
-  id: context.leadId,
-  fields: SAMPLE_LEAD,
-  tracking: context.tracking,
-  consent: {
-    version: CONSENT_VERSION,
-    textSha256: 'a'.repeat(64),
-    button: 'REQUEST_FUNDS',
-    at: '2026-11-25T01:00:00.000Z',
-    ip: context.userIp,
-    userAgent: context.userAgent,
-    pageUrl: context.webSiteUrl,
-  },
-} as unknown as LeadRecord;
+const lead = storedSampleLead();
 
 /** What each adapter puts on the wire, as the sandbox's buyers received it, against the reviewed golden payloads. */
 describe('buyer adapters on the wire', () => {

@@ -2,31 +2,20 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuyerSchema } from '@funnel/contracts/buyers';
-import { CONSENT_VERSION } from '@funnel/contracts/consent';
 import { buildSubmissionPayload } from '@funnel/contracts/lender-network';
 import { SAMPLE_LEAD, SAMPLE_SUBMISSION_CONTEXT as context } from '@funnel/contracts/sample-lead';
-import type { LeadRecord } from '@funnel/lead-store/lead-store';
 import { createBuyerAdapter } from '../src/buyers/create-buyer-adapter.js';
 import { LenderClient } from '../src/buyers/lender-client.js';
 import { RetryableLenderError } from '../src/buyers/lender-errors.js';
 import { Pipeline } from './pipeline-fixture.js';
-import { buyersFile, startBuyersSandbox, startWaterfallWorker } from './waterfall-fixture.js';
+import {
+  buyersFile,
+  startBuyersSandbox,
+  startWaterfallWorker,
+  storedSampleLead,
+} from './waterfall-fixture.js';
 
-/** The sample lead as the worker reads it from the store. */
-const lead = {
-  id: context.leadId,
-  fields: SAMPLE_LEAD,
-  tracking: context.tracking,
-  consent: {
-    version: CONSENT_VERSION,
-    textSha256: 'a'.repeat(64),
-    button: 'REQUEST_FUNDS',
-    at: '2026-11-25T01:00:00.000Z',
-    ip: context.userIp,
-    userAgent: context.userAgent,
-    pageUrl: context.webSiteUrl,
-  },
-} as unknown as LeadRecord;
+const lead = storedSampleLead();
 
 const syncPostBuyer = (id: string, baseUrl: string) =>
   BuyerSchema.parse({ id, protocol: 'sync-post', baseUrl, tier: 1, priceLadder: [50] });

@@ -13,6 +13,9 @@ import { freePort, startApp, type AppProcess } from '@funnel/testing/processes';
 import type { BuyerAdapter } from '../src/buyers/buyer-adapter.js';
 import { createBuyerAdapter } from '../src/buyers/create-buyer-adapter.js';
 import { JOBS } from '@funnel/contracts/jobs';
+import { CONSENT_VERSION } from '@funnel/contracts/consent';
+import { SAMPLE_LEAD, SAMPLE_SUBMISSION_CONTEXT } from '@funnel/contracts/sample-lead';
+import type { LeadRecord } from '@funnel/lead-store/lead-store';
 import { startQueueWorker } from '@funnel/server-runtime/job-queue';
 import {
   createSubmitLeadProcessor,
@@ -122,4 +125,22 @@ export function startWaterfallWorker(
       await connection.quit();
     },
   };
+}
+
+/** The sample lead as the worker reads it from the store (what the adapters post). */
+export function storedSampleLead(): LeadRecord {
+  return {
+    id: SAMPLE_SUBMISSION_CONTEXT.leadId,
+    fields: SAMPLE_LEAD,
+    tracking: SAMPLE_SUBMISSION_CONTEXT.tracking,
+    consent: {
+      version: CONSENT_VERSION,
+      textSha256: 'a'.repeat(64),
+      button: 'REQUEST_FUNDS',
+      at: '2026-11-25T01:00:00.000Z',
+      ip: SAMPLE_SUBMISSION_CONTEXT.userIp,
+      userAgent: SAMPLE_SUBMISSION_CONTEXT.userAgent,
+      pageUrl: SAMPLE_SUBMISSION_CONTEXT.webSiteUrl,
+    },
+  } as unknown as LeadRecord;
 }
