@@ -46,7 +46,7 @@ export class SyncPostBuyer {
       return { body: { Result: 'Error', Errors: errors }, delayMs: 0 };
     }
     const payload = parsed.data;
-    const delayMs = this.#latency(payload.IdempotencyKey);
+    const delayMs = this.#latency(payload.IdempotencyKey, payload.ReferenceID);
     const known = this.#attempts.get(payload.IdempotencyKey);
     if (known) {
       this.#stats.replays += 1;
@@ -103,8 +103,9 @@ export class SyncPostBuyer {
     };
   }
 
-  #latency(key: string): number {
-    const { seed, latencyMinMs, latencyMaxMs } = this.profile;
+  #latency(key: string, referenceId: string): number {
+    const { seed, latencyMinMs, latencyMaxMs, slowShare, slowMs } = this.profile;
+    if (slowShare > 0 && SeededRandom.derive(seed, 'slow', referenceId).chance(slowShare)) return slowMs;
     return SeededRandom.derive(seed, 'latency', key).intBetween(latencyMinMs, latencyMaxMs);
   }
 }

@@ -8,6 +8,7 @@ import { SuppressionList } from '@funnel/lead-store/suppression-list';
 import { JobQueues, startQueueWorker, type EnqueueOptions } from '@funnel/server-runtime/job-queue';
 import { createRedis, describeRedis } from '@funnel/server-runtime/redis-connection';
 import { watchRedis } from '@funnel/server-runtime/redis-watch';
+import { Bulkheads, submissionConcurrency } from './buyers/bulkheads.js';
 import { createBuyerAdapter } from './buyers/create-buyer-adapter.js';
 import type { Env } from './env.js';
 import { startErasureCompaction } from './erasure-compaction.js';
@@ -123,22 +124,34 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
       ),
     ]),
   );
-  const waterfall = env.BUYERS
-    ? {
-        buyers: env.BUYERS,
-        adapters: buyerAdapters,
-        cursors: new WaterfallCursors(connection, env.REDIS_KEY_PREFIX),
-        policy: { partnerOfferHosts: env.PARTNER_OFFER_HOSTS },
-        now: Date.now,
-        onAttempt: async (attempt: AttemptRecord) => {
-          metrics.buyerAttempts.inc({ buyer: attempt.buyer, result: attempt.result });
-          if (attempt.result !== 'capped')
-            metrics.buyerAttemptSeconds.observe({ buyer: attempt.buyer }, attempt.latencyMs / 1000);
-          if (attempt.price !== undefined) metrics.buyerRevenue.inc({ buyer: attempt.buyer }, attempt.price);
-          if (systemOfRecord) await eventOutbox.append(attemptEvent(attempt));
-        },
-      }
-    : undefined;
+  // Each buyer's share of this process (ADR 0017); the job concurrency leaves room beyond their sum.
+  const bulkheads = env.BUYERS ? new Bulkheads(env.BUYERS.buyers) : undefined;
+  const concurrency = submissionConcurrency(env.WORKER_CONCURRENCY, bulkheads);
+  if (concurrency !== env.WORKER_CONCURRENCY) {
+    logger.warn(
+      { configured: env.WORKER_CONCURRENCY, concurrency, buyersShare: bulkheads?.total },
+      "WORKER_CONCURRENCY raised to leave room beyond the buyers' shares",
+    );
+  }
+  const waterfall =
+    env.BUYERS && bulkheads
+      ? {
+          buyers: env.BUYERS,
+          adapters: buyerAdapters,
+          bulkheads,
+          cursors: new WaterfallCursors(connection, env.REDIS_KEY_PREFIX),
+          policy: { partnerOfferHosts: env.PARTNER_OFFER_HOSTS },
+          now: Date.now,
+          onAttempt: async (attempt: AttemptRecord) => {
+            metrics.buyerAttempts.inc({ buyer: attempt.buyer, result: attempt.result });
+            if (attempt.result !== 'capped')
+              metrics.buyerAttemptSeconds.observe({ buyer: attempt.buyer }, attempt.latencyMs / 1000);
+            if (attempt.price !== undefined)
+              metrics.buyerRevenue.inc({ buyer: attempt.buyer }, attempt.price);
+            if (systemOfRecord) await eventOutbox.append(attemptEvent(attempt));
+          },
+        }
+      : undefined;
 
   const onFinalOutcome = createOnFinalOutcome({
     store,
@@ -181,7 +194,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
           // Whatever happens to a job, its lead ends with a final outcome.
           startQueueWorker(JOBS.submitLead, createSubmitLeadProcessor(submitLead), {
             ...consumer,
-            concurrency: env.WORKER_CONCURRENCY,
+            concurrency,
             stalledIntervalMs: env.STALLED_INTERVAL_MS,
             lockDurationMs: env.LOCK_DURATION_MS,
             maxStalledCount: 3,
@@ -305,7 +318,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
       redis: describeRedis(env),
       lenderNetwork: env.BUYERS ? undefined : new URL(env.LENDER_NETWORK_URL).origin,
       buyers: env.BUYERS?.buyers.map((buyer) => buyer.id),
-      concurrency: env.WORKER_CONCURRENCY,
+      concurrency,
     },
     'worker started',
   );

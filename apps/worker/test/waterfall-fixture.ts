@@ -11,6 +11,7 @@ import {
 } from '@funnel/contracts/sandbox-buyers';
 import { freePort, startApp, type AppProcess } from '@funnel/testing/processes';
 import type { BuyerAdapter } from '../src/buyers/buyer-adapter.js';
+import { Bulkheads } from '../src/buyers/bulkheads.js';
 import { createBuyerAdapter } from '../src/buyers/create-buyer-adapter.js';
 import { JOBS } from '@funnel/contracts/jobs';
 import { CONSENT_VERSION } from '@funnel/contracts/consent';
@@ -73,6 +74,7 @@ export function startWaterfallWorker(
 ) {
   const adapters = new Map<string, BuyerAdapter>(buyers.buyers.map((b) => [b.id, createBuyerAdapter(b)]));
   const cursors = new WaterfallCursors(pipeline.redis, pipeline.keyPrefix);
+  const bulkheads = new Bulkheads(buyers.buyers);
   const attempts: AttemptRecord[] = [];
   const connection = new Redis(pipeline.redisUrl, { maxRetriesPerRequest: null });
   const logger = pino({ level: 'silent' });
@@ -93,6 +95,7 @@ export function startWaterfallWorker(
       waterfall: {
         buyers,
         adapters,
+        bulkheads,
         cursors,
         policy: { partnerOfferHosts: [] },
         now: Date.now,
@@ -118,6 +121,7 @@ export function startWaterfallWorker(
     attempts,
     cursors,
     adapters,
+    bulkheads,
     attemptsOf: (leadId: string) => attempts.filter((a) => a.leadId === leadId),
     async close() {
       await worker.close();

@@ -17,6 +17,13 @@ export const BuyerIdSchema = z
   .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'Expected a lower-case slug (a-z, 0-9, -)');
 
 const millis = z.number().int().positive().max(600_000);
+
+/**
+ * A buyer's share of a worker process (ADR 0017): at most this many of its calls are in flight at once in one
+ * worker, and its connection pool has as many connections. A lead whose next buyer has every place taken waits
+ * off the worker's job slots, or moves on.
+ */
+export const DEFAULT_BUYER_CONCURRENCY = 16;
 const hourOfDay = z.number().int().min(0).max(24);
 const stateCode = z.string().regex(/^[A-Z]{2}$/, 'Expected a two-letter state code');
 const dollars = z.number().min(0).max(100_000);
@@ -63,6 +70,8 @@ export const BuyerSchema = z
       })
       .strict()
       .default({ connectMs: 3000, attemptMs: 30_000, pollMs: 2000 }),
+    /** Calls to this buyer in flight at once per worker process (its bulkhead, ADR 0017). */
+    concurrency: z.number().int().positive().max(1000).default(DEFAULT_BUYER_CONCURRENCY),
     filters: BuyerFiltersSchema.default({}),
     caps: z
       .object({

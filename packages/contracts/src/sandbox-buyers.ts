@@ -46,6 +46,13 @@ export const SandboxBuyerSchema = z.discriminatedUnion('protocol', [
       maxValue: z.number().positive().max(100_000).default(100),
       /** The price bid lies this share of the way from the floor up to the buyer's value. */
       bidShare: share.default(0.3),
+      /**
+       * A slow buyer (issue 28): this share of leads (drawn per lead, so every floor of a slow lead is slow) is
+       * answered after `slowMs` instead of the drawn latency; still never later than the post's
+       * `MaxResponseTime`, when it is rejected.
+       */
+      slowShare: share.default(0),
+      slowMs: millis.default(0),
     })
     .strict(),
 ]);

@@ -37,7 +37,7 @@ export type CallObserver = (buyer: string, endpoint: string, result: string, sec
 
 /** How an adapter's connection pool is sized and bounded. */
 export interface AdapterOptions {
-  /** The buyer's keep-alive connections, and so its calls in flight (default 32). */
+  /** The buyer's keep-alive connections (default: its `concurrency`, so its bulkhead never queues in undici). */
   connections?: number;
   /** The largest answer read from the buyer (UPSTREAM_RESPONSE_MAX_BYTES; default 1 MiB). */
   maxResponseBytes?: number;

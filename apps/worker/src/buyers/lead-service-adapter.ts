@@ -34,7 +34,7 @@ export class LeadServiceAdapter implements BuyerAdapter {
     this.#client = new LenderClient({
       baseUrl: buyer.baseUrl,
       ...(buyer.apiKey ? { apiKey: buyer.apiKey } : {}),
-      connections: options.connections ?? 32,
+      connections: options.connections ?? buyer.concurrency,
       ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
       connectTimeoutMs: buyer.timeouts.connectMs,
       headersTimeoutMs: buyer.timeouts.attemptMs,

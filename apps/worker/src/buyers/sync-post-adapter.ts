@@ -37,7 +37,7 @@ export class SyncPostAdapter implements BuyerAdapter {
     const url = new URL(buyer.baseUrl);
     this.#path = `${url.pathname.replace(/\/$/, '')}${SYNC_POST_PATH}`;
     this.#pool = new BudgetedPool(url.origin, {
-      connections: options.connections ?? 32,
+      connections: options.connections ?? buyer.concurrency,
       connectTimeoutMs: buyer.timeouts.connectMs,
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     });

@@ -37,3 +37,28 @@ export async function parkPoll(job: Job, token: string | undefined, dueAt: numbe
   await job.moveToDelayed(dueAt, token);
   throw new DelayedError();
 }
+
+/** How many times in a row the job waited for a full buyer (ADR 0017), kept in the job's data. */
+export function bulkheadWaits(data: unknown): number {
+  const waits = (data as { bulkheadWaits?: unknown } | null | undefined)?.bulkheadWaits;
+  return typeof waits === 'number' && Number.isInteger(waits) && waits >= 0 ? waits : 0;
+}
+
+/**
+ * Parks the job until `dueAt` because the buyer it needs has every place taken (ADR 0017): like
+ * {@link parkPoll}, the job leaves its worker slot, but this run is no poll, so any poll due time is dropped
+ * (the next run is not measured as a late poll) and the count of waits goes up by one.
+ */
+export async function parkWait(job: Job, token: string | undefined, dueAt: number): Promise<never> {
+  const { pollDue: _notAPoll, ...data } = job.data as { pollDue?: PollDue };
+  await job.updateData({ ...data, bulkheadWaits: bulkheadWaits(job.data) + 1 });
+  await job.moveToDelayed(dueAt, token);
+  throw new DelayedError();
+}
+
+/** Drops the count of waits once the buyer had a place (so the next wait starts short again). */
+export async function clearWaits(job: Job): Promise<void> {
+  if (bulkheadWaits(job.data) === 0) return;
+  const { bulkheadWaits: _done, ...data } = job.data as { bulkheadWaits?: number };
+  await job.updateData(data);
+}

@@ -10,7 +10,8 @@ import type { AttemptAnswer, BuyerAdapter } from '../buyers/buyer-adapter.js';
 import { dayIn, planWalk, type LeadTraits } from '../buyers/buyer-eligibility.js';
 import { decide, noLender, rejected, type DecisionPolicy } from '../buyers/decision.js';
 import { RetryableLenderError } from '../buyers/lender-errors.js';
-import { parkPoll } from './poll-due.js';
+import type { Bulkheads } from '../buyers/bulkheads.js';
+import { bulkheadWaits, clearWaits, parkPoll, parkWait } from './poll-due.js';
 import { WaterfallCursors, type Cursor } from './waterfall-cursor.js';
 
 /** What a run of a lead's submission job ended with, kept as the job's return value (walk or single lender). */
@@ -40,6 +41,8 @@ export interface WaterfallDeps {
   adapters: ReadonlyMap<string, BuyerAdapter>;
   cursors: WaterfallCursors;
   policy: DecisionPolicy;
+  /** Each buyer's share of this worker's calls in flight (ADR 0017). */
+  bulkheads: Bulkheads;
   now: () => number;
   /**
    * Told of every attempt once it has ended, before the walk moves on; may be told twice of the same attempt
@@ -53,6 +56,18 @@ const MIN_ATTEMPT_MS = 1000;
 const DEADLINE_MARGIN_MS = 500;
 /** An attempt found posting after a crash is asked again with its own key for at least this long. */
 const REPLAY_MS = 2000;
+
+/**
+ * How long a lead waits, off the worker's slots, before trying a full buyer again (ADR 0017): from 100 ms,
+ * doubling with each wait in a row up to 1 s, with ±25 % jitter so that the waiting leads do not all come back
+ * at once.
+ */
+const WAIT_MIN_MS = 100;
+const WAIT_MAX_MS = 1000;
+export function bulkheadWaitMs(waits: number, random = Math.random): number {
+  const base = Math.min(WAIT_MAX_MS, WAIT_MIN_MS * 2 ** Math.min(waits, 10));
+  return Math.round(base * (0.75 + random() * 0.5));
+}
 
 /** The buyer whose answer decided a lead, and when that answer was received (ms since the epoch). */
 export interface Decision {
@@ -157,58 +172,82 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
       continue;
     }
 
-    if (cursor.state === 'ready') {
-      const budgetMs = Math.min(buyer.timeouts.attemptMs, deadline - DEADLINE_MARGIN_MS - now);
-      if (budgetMs < MIN_ATTEMPT_MS) return run.finish(noLender('deadline', run.noLenderFallbackUrl));
-      const caps = deps.cursors.capKeys(buyer.id, now, dayIn(deps.buyers.timeZone, now));
-      const begun = await deps.cursors.begin(
-        leadId,
-        cursor.index,
-        { startedAt: now, endsAt: now + budgetMs },
-        { ...caps, perHour: buyer.caps.perHour, perDay: buyer.caps.perDay },
-      );
-      if (begun === 'capped') {
-        // A full cap skips the buyer's whole ladder: a lower floor does not make room.
-        await moveOn('capped', {}, nextBuyerIndex(cursor, buyer));
+    // The buyer's share of this worker (ADR 0017): a place is held from before the attempt starts (so no cap
+    // place is reserved while waiting) until its call has answered.
+    const place = deps.bulkheads.tryTake(buyer.id);
+    if (!place) {
+      const waitMs = bulkheadWaitMs(bulkheadWaits(run.job.data));
+      const fullBudgetStill = deadline - DEADLINE_MARGIN_MS - (now + waitMs) >= buyer.timeouts.attemptMs;
+      if (cursor.state === 'ready' && !fullBudgetStill) {
+        // Waiting longer would cut this buyer's attempt short of its budget and take time from the buyers
+        // after it: the lead moves on, as from a full cap (no call was made, no cap place was taken).
+        log.info({ buyer: buyer.id }, 'buyer saturated: moving on');
+        await moveOn('capped', { errorKind: 'saturated' }, nextBuyerIndex(cursor, buyer));
         continue;
       }
-      cursor = (await deps.cursors.get(leadId)) ?? cursor;
-      if (begun === 'stale') continue;
+      // Waits off the worker's job slots, and tries again shortly; an attempt already begun (after a crash, or
+      // pending) keeps its step: its own budget and the deadline bound the wait.
+      return parkWait(run.job, run.token, Math.min(now + waitMs, deadline));
     }
+    if (bulkheadWaits(run.job.data) > 0) await clearWaits(run.job);
 
-    const endsAt = cursor.endsAt ?? now;
+    let endsAt: number;
     let answer: AttemptAnswer;
     let answeredAt: number;
     try {
-      if (cursor.state === 'pending' && cursor.upstreamLeadId) {
-        if (now >= endsAt) {
-          await moveOn('timeout');
+      if (cursor.state === 'ready') {
+        const budgetMs = Math.min(buyer.timeouts.attemptMs, deadline - DEADLINE_MARGIN_MS - now);
+        if (budgetMs < MIN_ATTEMPT_MS) return run.finish(noLender('deadline', run.noLenderFallbackUrl));
+        const caps = deps.cursors.capKeys(buyer.id, now, dayIn(deps.buyers.timeZone, now));
+        const begun = await deps.cursors.begin(
+          leadId,
+          cursor.index,
+          { startedAt: now, endsAt: now + budgetMs },
+          { ...caps, perHour: buyer.caps.perHour, perDay: buyer.caps.perDay },
+        );
+        if (begun === 'capped') {
+          // A full cap skips the buyer's whole ladder: a lower floor does not make room.
+          await moveOn('capped', {}, nextBuyerIndex(cursor, buyer));
           continue;
         }
-        answer = await adapter.check(
-          lead,
-          { upstreamLeadId: cursor.upstreamLeadId, checkKey: cursor.checkKey ?? attemptKey },
-          endsAt - deps.now(),
-        );
-      } else {
-        // Posting: the first time, or again after a crash with the same key (the buyer answers the same).
-        // The budget runs from the attempt's start (`endsAt`), so the time spent recording it counts too.
-        const sent = deps.now();
-        const budgetMs = Math.min(Math.max(endsAt - sent, REPLAY_MS), deadline - DEADLINE_MARGIN_MS - sent);
-        answer = await adapter.post(lead, { key: attemptKey, floor: step.floor, budgetMs });
+        cursor = (await deps.cursors.get(leadId)) ?? cursor;
+        if (begun === 'stale') continue;
       }
-      answeredAt = deps.now();
-    } catch (error) {
-      if (!(error instanceof RetryableLenderError)) throw error;
-      log.warn({ buyer: buyer.id, err: error.message }, 'buyer call failed');
-      if (cursor.state === 'pending' && deps.now() < endsAt) {
-        // A failed ping is tried again at the next tick, within the attempt's budget.
-        return parkPoll(run.job, run.token, Math.min(deps.now() + buyer.timeouts.pollMs, endsAt, deadline));
+
+      endsAt = cursor.endsAt ?? now;
+      try {
+        if (cursor.state === 'pending' && cursor.upstreamLeadId) {
+          if (now >= endsAt) {
+            await moveOn('timeout');
+            continue;
+          }
+          answer = await adapter.check(
+            lead,
+            { upstreamLeadId: cursor.upstreamLeadId, checkKey: cursor.checkKey ?? attemptKey },
+            endsAt - deps.now(),
+          );
+        } else {
+          // Posting: the first time, or again after a crash with the same key (the buyer answers the same).
+          // The budget runs from the attempt's start (`endsAt`), so the time spent recording it counts too.
+          const sent = deps.now();
+          const budgetMs = Math.min(Math.max(endsAt - sent, REPLAY_MS), deadline - DEADLINE_MARGIN_MS - sent);
+          answer = await adapter.post(lead, { key: attemptKey, floor: step.floor, budgetMs });
+        }
+        answeredAt = deps.now();
+      } catch (error) {
+        if (!(error instanceof RetryableLenderError)) throw error;
+        log.warn({ buyer: buyer.id, err: error.message }, 'buyer call failed');
+        if (cursor.state === 'pending' && deps.now() < endsAt) {
+          // A failed ping is tried again at the next tick, within the attempt's budget.
+          return parkPoll(run.job, run.token, Math.min(deps.now() + buyer.timeouts.pollMs, endsAt, deadline));
+        }
+        // Never sent for want of a connection in time is a timeout too; the kind says which.
+        const timedOut = error.kind === 'timeout' || error.kind === 'queue_timeout';
+        await moveOn(timedOut ? 'timeout' : 'error', { errorKind: error.kind });
+        continue;
       }
-      // Never sent for want of a connection in time is a timeout too; the kind says which.
-      const timedOut = error.kind === 'timeout' || error.kind === 'queue_timeout';
-      await moveOn(timedOut ? 'timeout' : 'error', { errorKind: error.kind });
-      continue;
+    } finally {
+      place();
     }
 
     if (answer.kind === 'pending') {
