@@ -9,11 +9,14 @@
  * Exit code 1 when any scenario fails; the last line names the failed ones.
  */
 import { runKills } from './faults/kills.js';
+import { runSlowBuyer } from './faults/slow-buyer.js';
 
 /** Each scenario prints its own table and says whether it passed. */
 const scenarios: Record<string, (short: boolean) => Promise<boolean>> = {
   // Workers killed mid-walk, Redis kill -9 and back on its AOF, upstream faults (issue 9).
   kills: runKills,
+  // One buyer answering in its budget less 1 s for half its leads; the other leads keep their pace (issue 28).
+  'slow-buyer': runSlowBuyer,
 };
 
 async function main(): Promise<number> {
