@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LeadEventSchema } from '@funnel/contracts/lead-events';
 import { mapSyncPostErrors } from '@funnel/contracts/sync-post-network';
-import { attemptEvent } from './waterfall.js';
+import { attemptEvent, bulkheadWaitMs } from './waterfall.js';
 
 describe('attemptEvent', () => {
   it('is a valid lead event named after the attempt key, with mapped field errors and no values', () => {
@@ -48,5 +48,15 @@ describe('attemptEvent', () => {
       at: '2026-11-25T01:00:00.000Z',
     });
     expect(LeadEventSchema.parse(event)).toMatchObject({ result: 'timeout', errorKind: 'queue_timeout' });
+  });
+});
+
+describe('bulkheadWaitMs', () => {
+  it('waits from about 100 ms, doubling up to about 1 s, with jitter', () => {
+    expect(bulkheadWaitMs(0, () => 0.5)).toBe(100);
+    expect(bulkheadWaitMs(1, () => 0.5)).toBe(200);
+    expect(bulkheadWaitMs(20, () => 0.5)).toBe(1000);
+    expect(bulkheadWaitMs(20, () => 0)).toBe(750);
+    expect(bulkheadWaitMs(20, () => 0.999)).toBeLessThanOrEqual(1250);
   });
 });
