@@ -127,6 +127,12 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
   // Each buyer's share of this process (ADR 0017); the job concurrency leaves room beyond their sum.
   const bulkheads = env.BUYERS ? new Bulkheads(env.BUYERS.buyers) : undefined;
   const concurrency = submissionConcurrency(env.WORKER_CONCURRENCY, bulkheads);
+  if (env.BUYERS && bulkheads) {
+    metrics.watchBulkheads(
+      env.BUYERS.buyers.map((buyer) => buyer.id),
+      (buyer) => bulkheads.inFlight(buyer),
+    );
+  }
   if (concurrency !== env.WORKER_CONCURRENCY) {
     logger.warn(
       { configured: env.WORKER_CONCURRENCY, concurrency, buyersShare: bulkheads?.total },
@@ -150,6 +156,8 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
               metrics.buyerRevenue.inc({ buyer: attempt.buyer }, attempt.price);
             if (systemOfRecord) await eventOutbox.append(attemptEvent(attempt));
           },
+          onSaturated: (buyer: string, action: 'waited' | 'moved_on') =>
+            metrics.buyerSaturated.inc({ buyer, action }),
         }
       : undefined;
 

@@ -62,6 +62,11 @@ export class WorkerMetrics extends PromMetrics {
     LATENCY_BUCKETS,
     ['buyer'],
   );
+  readonly buyerSaturated = this.counter(
+    'funnel_buyer_saturated_total',
+    "Times a lead found its buyer's share of the worker full (ADR 0017), by buyer and what it did: waited (its job parked off the worker's slots) or moved_on (to the next buyer)",
+    ['buyer', 'action'],
+  );
   readonly buyerRevenue = this.counter(
     'funnel_buyer_revenue_dollars_total',
     'What buyers paid for the leads they bought, by buyer',
@@ -89,6 +94,20 @@ export class WorkerMetrics extends PromMetrics {
         );
       },
     });
+  }
+
+  /** `funnel_buyer_in_flight{buyer}`: each buyer's calls in flight in this worker, against its share. */
+  watchBulkheads(buyers: readonly string[], inFlight: (buyer: string) => number): void {
+    this.gauge(
+      'funnel_buyer_in_flight',
+      "Calls in flight per buyer in this worker (at most the buyer's concurrency)",
+      {
+        labelNames: ['buyer'],
+        collect() {
+          for (const buyer of buyers) this.set({ buyer }, inFlight(buyer));
+        },
+      },
+    );
   }
 
   /**

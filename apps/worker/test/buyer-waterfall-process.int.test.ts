@@ -120,6 +120,8 @@ it('the worker process walks its buyers file, records every attempt in PostgreSQ
     expect(metrics).toContain('funnel_buyer_attempts_total{buyer="never",result="rejected"} 2');
     expect(metrics).toContain('funnel_buyer_attempts_total{buyer="always",result="sold"} 1');
     expect(metrics).toContain(`funnel_buyer_revenue_dollars_total{buyer="always"} ${price}`);
+    // Each buyer's calls in flight against its share (ADR 0017): none once the walks are over.
+    expect(metrics).toContain('funnel_buyer_in_flight{buyer="always"} 0');
   } finally {
     await worker.stop();
     await pipeline.close();

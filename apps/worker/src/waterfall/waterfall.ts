@@ -49,6 +49,8 @@ export interface WaterfallDeps {
    * after a crash (its `attemptKey` makes it one). The system of record and the metrics hang here.
    */
   onAttempt?: (attempt: AttemptRecord) => Promise<void>;
+  /** Told each time a lead finds its buyer's share full, and whether it waits or moves on (the metrics). */
+  onSaturated?: (buyer: string, action: 'waited' | 'moved_on') => void;
 }
 
 /** The least time worth giving an attempt, and what is kept back from the deadline for recording the outcome. */
@@ -172,6 +174,11 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
       continue;
     }
 
+    if (cursor.state === 'pending' && now >= (cursor.endsAt ?? now)) {
+      // A pending attempt past its budget ends here, with or without a place at its buyer.
+      await moveOn('timeout');
+      continue;
+    }
     // The buyer's share of this worker (ADR 0017): a place is held from before the attempt starts (so no cap
     // place is reserved while waiting) until its call has answered.
     const place = deps.bulkheads.tryTake(buyer.id);
@@ -181,12 +188,13 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
       if (cursor.state === 'ready' && !fullBudgetStill) {
         // Waiting longer would cut this buyer's attempt short of its budget and take time from the buyers
         // after it: the lead moves on, as from a full cap (no call was made, no cap place was taken).
-        log.info({ buyer: buyer.id }, 'buyer saturated: moving on');
+        deps.onSaturated?.(buyer.id, 'moved_on');
         await moveOn('capped', { errorKind: 'saturated' }, nextBuyerIndex(cursor, buyer));
         continue;
       }
       // Waits off the worker's job slots, and tries again shortly; an attempt already begun (after a crash, or
       // pending) keeps its step: its own budget and the deadline bound the wait.
+      deps.onSaturated?.(buyer.id, 'waited');
       return parkWait(run.job, run.token, Math.min(now + waitMs, deadline));
     }
     if (bulkheadWaits(run.job.data) > 0) await clearWaits(run.job);
