@@ -101,8 +101,9 @@ describe('bulkheads between buyers (real queue, real sandbox)', () => {
     }
   }, 60_000);
 
-  it('a lead that could not wait without cutting the buyer’s budget moves on, and no call is made', async () => {
-    // `held` has one place; a lead whose deadline leaves less than `held`'s budget cannot wait for it.
+  it('a lead that could not wait without spending time its walk needs moves on, and no call is made', async () => {
+    // `held` has one place; a lead whose deadline leaves less than its walk needs (5 s at `held`, then 30 s at
+    // `quick`) cannot wait for it.
     const buyers = buyersFile([
       syncPost('held', 1, { concurrency: 1, timeouts: { attemptMs: 5000 } }),
       syncPost('quick', 2, { concurrency: 2 }),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LeadEventSchema } from '@funnel/contracts/lead-events';
 import { mapSyncPostErrors } from '@funnel/contracts/sync-post-network';
-import { attemptEvent, bulkheadWaitMs } from './waterfall.js';
+import { BuyerSchema } from '@funnel/contracts/buyers';
+import { attemptEvent, bulkheadWaitMs, walkNeedsMs } from './waterfall.js';
 
 describe('attemptEvent', () => {
   it('is a valid lead event named after the attempt key, with mapped field errors and no values', () => {
@@ -58,5 +59,26 @@ describe('bulkheadWaitMs', () => {
     expect(bulkheadWaitMs(20, () => 0.5)).toBe(1000);
     expect(bulkheadWaitMs(20, () => 0)).toBe(750);
     expect(bulkheadWaitMs(20, () => 0.999)).toBeLessThanOrEqual(1250);
+  });
+});
+
+describe('walkNeedsMs', () => {
+  it('is every remaining step at its buyer’s full budget, the current one included', () => {
+    const buyer = (id: string, attemptMs: number, extra: Record<string, unknown>) =>
+      BuyerSchema.parse({ id, tier: 1, baseUrl: 'http://buyer.test', timeouts: { attemptMs }, ...extra });
+    const buyers = [
+      buyer('prime', 20_000, { protocol: 'sync-post', priceLadder: [80, 50, 20] }),
+      buyer('network', 120_000, { protocol: 'lead-service', price: 30 }),
+    ];
+    const plan = [
+      { buyer: 'prime', floor: 80 },
+      { buyer: 'prime', floor: 50 },
+      { buyer: 'prime', floor: 20 },
+      { buyer: 'network' },
+      { buyer: 'gone' },
+    ];
+    expect(walkNeedsMs({ plan, index: 0 }, buyers)).toBe(180_000);
+    expect(walkNeedsMs({ plan, index: 2 }, buyers)).toBe(140_000);
+    expect(walkNeedsMs({ plan, index: 4 }, buyers)).toBe(0);
   });
 });

@@ -184,10 +184,10 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
     const place = deps.bulkheads.tryTake(buyer.id);
     if (!place) {
       const waitMs = bulkheadWaitMs(bulkheadWaits(run.job.data));
-      const fullBudgetStill = deadline - DEADLINE_MARGIN_MS - (now + waitMs) >= buyer.timeouts.attemptMs;
-      if (cursor.state === 'ready' && !fullBudgetStill) {
-        // Waiting longer would cut this buyer's attempt short of its budget and take time from the buyers
-        // after it: the lead moves on, as from a full cap (no call was made, no cap place was taken).
+      const slack = deadline - DEADLINE_MARGIN_MS - (now + waitMs) - walkNeedsMs(cursor, deps.buyers.buyers);
+      if (cursor.state === 'ready' && slack < 0) {
+        // Waiting longer would spend time the rest of the walk may need (this attempt's budget, or a later
+        // buyer's): the lead moves on, as from a full cap (no call was made, no cap place was taken).
         deps.onSaturated?.(buyer.id, 'moved_on');
         await moveOn('capped', { errorKind: 'saturated' }, nextBuyerIndex(cursor, buyer));
         continue;
@@ -306,6 +306,18 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
 export function walkEnd(cursor: Cursor, noLenderFallbackUrl: string | undefined): NewOutcome {
   if (cursor.declined) return rejected(cursor.rejectUrl, 'all_buyers_declined');
   return noLender(cursor.plan.length === 0 ? 'no_eligible_buyer' : 'no_buyer_decided', noLenderFallbackUrl);
+}
+
+/**
+ * The time the rest of a walk may need: every step from the current one on at its buyer's full attempt budget
+ * (a buyer no longer configured needs none). A lead waits for a full buyer only with time beyond this (ADR 0017).
+ */
+export function walkNeedsMs(cursor: Pick<Cursor, 'plan' | 'index'>, buyers: readonly Buyer[]): number {
+  let needs = 0;
+  for (const step of cursor.plan.slice(cursor.index)) {
+    needs += buyers.find((b) => b.id === step.buyer)?.timeouts.attemptMs ?? 0;
+  }
+  return needs;
 }
 
 /** The first step after the current one that belongs to another buyer. */
