@@ -8,12 +8,15 @@
  *
  * Exit code 1 when any scenario fails; the last line names the failed ones.
  */
+import { runBigAnswers } from './faults/big-answers.js';
 import { runKills } from './faults/kills.js';
 
 /** Each scenario prints its own table and says whether it passed. */
 const scenarios: Record<string, (short: boolean) => Promise<boolean>> = {
   // Workers killed mid-walk, Redis kill -9 and back on its AOF, upstream faults (issue 9).
   kills: runKills,
+  // 50 MB answers from the lender network, several in flight: the workers' RSS stays bounded (issue 28).
+  'big-answers': runBigAnswers,
 };
 
 async function main(): Promise<number> {
