@@ -1,5 +1,6 @@
-// Poll lateness: the worker holding 3,000 leads that the sandbox keeps pending for 90 s, measured as the gap
-// between two pings of one lead minus the 2 s interval (seen by a recording proxy in front of the sandbox).
+// Poll lateness: two workers holding 3,000 leads that the sandbox keeps pending for 90 s, measured as the gap
+// between two pings of one lead minus the 2 s interval (seen by a recording proxy in front of the sandbox), and
+// compared bucket by bucket with what the workers' own lateness histogram recorded.
 // Baseline: a no-op BullMQ poller with as many jobs, `moveToDelayed` + `DelayedError` every 2 s. Also reports
 // the time from the sandbox's decision to the outcome stored in Redis.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,7 +11,9 @@ import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { LeadStore } from '@funnel/lead-store/lead-store';
 import { smoke } from './lib/bench-options.js';
 import { partnerKey, partnerLeadBody } from '@funnel/testing/partner-lead';
-import { CPU, REPO_ROOT, startService, withServices } from './lib/processes.js';
+import { freePort } from '@funnel/testing/processes';
+import { CPU, REPO_ROOT, answers, startService, withServices } from './lib/processes.js';
+import { bucketCounts, parseHistogram, quantileBucket, sumHistograms } from './lib/histogram.js';
 import { startRecordingProxy } from './lib/recording-proxy.js';
 import { fmt, report } from './lib/report.js';
 import { benchSecrets, built, redisClient, startBff, startRedis, startSandbox } from './lib/services.js';
@@ -20,6 +23,7 @@ import path from 'node:path';
 const LEADS = smoke ? 100 : 3_000;
 const PENDING_MS = smoke ? 8_000 : 90_000;
 const INTERVAL_MS = 2_000;
+const LATENESS_METRIC = 'funnel_poll_lateness_seconds';
 
 await withServices(async (track) => {
   const redis = track(await startRedis());
@@ -46,24 +50,33 @@ await withServices(async (track) => {
       env: { PARTNER_API_KEYS: partner.entry, LOG_LEVEL: 'warn' },
     }),
   );
-  track(
-    await startService({
-      name: 'worker',
-      command: process.execPath,
-      args: [built('worker', 'main.js')],
-      cpu: CPU.server,
-      env: {
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        REDIS_URL: redis.url,
-        REDIS_KEY_PREFIX: 'bench:',
-        LENDER_NETWORK_URL: proxy.url,
-        POLL_INTERVAL_MS: String(INTERVAL_MS),
-        ...secrets,
-      },
-      ready: () => true,
-    }),
-  );
+  // Two workers, as an operator runs them: both poll the same leads, each exposes its metrics. Both share the
+  // server CPU, so together they have what the baseline poller has.
+  const metricsUrls: string[] = [];
+  for (const name of ['worker-a', 'worker-b']) {
+    const metricsPort = await freePort();
+    metricsUrls.push(`http://127.0.0.1:${metricsPort}/metrics`);
+    track(
+      await startService({
+        name,
+        command: process.execPath,
+        args: [built('worker', 'main.js')],
+        cpu: CPU.server,
+        env: {
+          NODE_ENV: 'production',
+          LOG_LEVEL: 'warn',
+          REDIS_URL: redis.url,
+          REDIS_KEY_PREFIX: 'bench:',
+          LENDER_NETWORK_URL: proxy.url,
+          POLL_INTERVAL_MS: String(INTERVAL_MS),
+          WORKER_METRICS_PORT: String(metricsPort),
+          ...secrets,
+        },
+        ready: () => answers(`http://127.0.0.1:${metricsPort}/readyz`),
+        timeoutMs: 60_000,
+      }),
+    );
+  }
 
   // Post every lead through the partner API, 50 at a time.
   const leadIds: string[] = [];
@@ -115,6 +128,13 @@ await withServices(async (track) => {
   );
   client.disconnect();
   await proxy.close();
+  // What the workers themselves recorded (issue 28: from the due time stored with each job, whichever worker
+  // polled it), both workers' histograms summed, against the proxy's gaps put in the same buckets.
+  const recorded = sumHistograms(
+    await Promise.all(
+      metricsUrls.map(async (url) => parseHistogram(await (await fetch(url)).text(), LATENESS_METRIC)),
+    ),
+  );
   const decisionToStored = sandboxLeads.map((l) => l.storedAt - l.decidedAt);
   const undecided = decisionToStored.filter((ms) => Number.isNaN(ms)).length;
 
@@ -157,6 +177,24 @@ await withServices(async (track) => {
     ratio: fmt.ratio(steadyP99 / Math.max(baseP99, 1)),
     goal: 'none',
     pass: true,
+  });
+  const proxied = bucketCounts(
+    recorded.bounds,
+    lateness.map((ms) => ms / 1000),
+  );
+  const agreement = [50, 90, 99].map((q) => ({
+    q,
+    recorded: quantileBucket(recorded.counts, q),
+    proxied: quantileBucket(proxied, q),
+  }));
+  const bucketName = (index: number) =>
+    index < recorded.bounds.length ? `≤ ${recorded.bounds[index]} s` : `> ${recorded.bounds.at(-1)} s`;
+  report({
+    measure: `poll lateness buckets, workers' ${LATENESS_METRIC} (${recorded.counts.reduce((a, b) => a + b, 0)} polls, 2 workers) vs the proxy (${lateness.length} gaps), p50 / p90 / p99`,
+    product: agreement.map((a) => bucketName(a.recorded)).join(' / '),
+    baseline: agreement.map((a) => bucketName(a.proxied)).join(' / '),
+    goal: 'each within one bucket',
+    pass: agreement.every((a) => Math.abs(a.recorded - a.proxied) <= 1),
   });
   const decided = decisionToStored.filter((ms) => !Number.isNaN(ms));
   report({

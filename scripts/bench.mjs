@@ -19,6 +19,7 @@ const SCRIPTS = [
   'poll-lateness',
   'buyer-waterfall',
   'system-of-record',
+  'capacity',
   'lighthouse',
 ].filter((name) => only.length === 0 || only.includes(name));
 

@@ -8,6 +8,7 @@
  *
  * Exit code 1 when any scenario fails; the last line names the failed ones.
  */
+import { runBigAnswers } from './faults/big-answers.js';
 import { runKills } from './faults/kills.js';
 import { runSlowBuyer } from './faults/slow-buyer.js';
 
@@ -15,6 +16,8 @@ import { runSlowBuyer } from './faults/slow-buyer.js';
 const scenarios: Record<string, (short: boolean) => Promise<boolean>> = {
   // Workers killed mid-walk, Redis kill -9 and back on its AOF, upstream faults (issue 9).
   kills: runKills,
+  // 50 MB answers from the lender network, several in flight: the workers' RSS stays bounded (issue 28).
+  'big-answers': runBigAnswers,
   // One buyer answering in its budget less 1 s for half its leads; the other leads keep their pace (issue 28).
   'slow-buyer': runSlowBuyer,
 };

@@ -10,7 +10,13 @@ import { pingLead, postLead, submissionPayload, testSandbox } from './test-fixtu
 
 let app: FastifyInstance;
 
-const NO_FAULTS = { fault5xxRate: 0, faultTimeoutRate: 0, faultResetRate: 0, faultMalformedRate: 0 };
+const NO_FAULTS = {
+  fault5xxRate: 0,
+  faultTimeoutRate: 0,
+  faultResetRate: 0,
+  faultMalformedRate: 0,
+  faultOversizedRate: 0,
+};
 
 async function stats() {
   return SandboxStatsSchema.parse((await app.inject('/_sandbox/stats')).json());
@@ -68,7 +74,13 @@ describe('faults over app.inject', () => {
       const { data } = SubmitResponseSchema.parse(JSON.parse(post.body));
       expect((await pingLead(app, data.lead_id)).statusCode).toBe(200);
     }
-    expect((await stats()).faults).toEqual({ serverError: 0, timeout: 0, reset: 0, malformedJson: 0 });
+    expect((await stats()).faults).toEqual({
+      serverError: 0,
+      timeout: 0,
+      reset: 0,
+      malformedJson: 0,
+      oversized: 0,
+    });
   });
 
   it('5xx at rate 1: every post and ping fails, yet a retry after it returns the one lead', async () => {
@@ -107,6 +119,18 @@ describe('faults over app.inject', () => {
     const ping = await pingLead(app, leadId);
     expect(() => JSON.parse(ping.body)).toThrow(SyntaxError);
     expect((await stats()).faults.malformedJson).toBe(2);
+  });
+
+  it('oversized at rate 1: a streamed answer of oversizedBytes, no Content-Length, the real answer inside', async () => {
+    app = await testSandbox({ faultOversizedRate: 1, oversizedBytes: 300_000, oversizedChunkIntervalMs: 1 });
+    const payload = submissionPayload();
+    const post = await postLead(app, payload);
+    expect(post.statusCode).toBe(200);
+    expect(post.headers['content-length']).toBeUndefined();
+    expect(post.rawPayload.length).toBe(300_000);
+    const answer = JSON.parse(post.body) as { data: { lead_id: string }; padding: string };
+    expect(answer.data.lead_id).toMatch(/./);
+    expect((await stats()).faults.oversized).toBe(1);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { FaultKind } from '@funnel/contracts/lender-sandbox';
 import type { Socket } from 'node:net';
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './error-handler.js';
@@ -34,6 +35,7 @@ export function planDelivery(config: OutcomeConfig, drawKey: readonly string[]):
     ['timeout', config.faultTimeoutRate],
     ['reset', config.faultResetRate],
     ['malformedJson', config.faultMalformedRate],
+    ['oversized', config.faultOversizedRate],
   ];
   let edge = 0;
   for (const [kind, rate] of rates) {
@@ -50,6 +52,8 @@ export function planDelivery(config: OutcomeConfig, drawKey: readonly string[]):
  */
 export class FaultInjector {
   #counts = zeroCounts();
+  #oversizedInFlight = 0;
+  #oversizedPeak = 0;
   readonly #closing = new AbortController();
 
   constructor(private readonly config: () => OutcomeConfig) {}
@@ -74,6 +78,13 @@ export class FaultInjector {
           .code(answer.statusCode)
           .type('application/json; charset=utf-8')
           .send(truncatedJson(answer.body));
+      case 'oversized':
+        return reply
+          .code(answer.statusCode)
+          .type('application/json; charset=utf-8')
+          .send(
+            this.#tracked(oversizedJson(answer.body, config.oversizedBytes, config.oversizedChunkIntervalMs)),
+          );
       default:
         // A timed-out request is answered normally once the hold is over: a slow network, not a dead one.
         return reply.code(answer.statusCode).send(answer.body);
@@ -84,8 +95,22 @@ export class FaultInjector {
     return { ...this.#counts };
   }
 
+  /** The most oversized answers streaming at once since the last reset. */
+  oversizedPeakInFlight(): number {
+    return this.#oversizedPeak;
+  }
+
   reset(): void {
     this.#counts = zeroCounts();
+    this.#oversizedPeak = this.#oversizedInFlight;
+  }
+
+  /** Counts an oversized answer in flight until its stream closes (read to the end or given up). */
+  #tracked(stream: Readable): Readable {
+    this.#oversizedInFlight += 1;
+    this.#oversizedPeak = Math.max(this.#oversizedPeak, this.#oversizedInFlight);
+    stream.once('close', () => (this.#oversizedInFlight -= 1));
+    return stream;
   }
 
   /** Ends every hold at once, so a held request never delays shutdown. */
@@ -110,7 +135,45 @@ export class FaultInjector {
 }
 
 function zeroCounts(): Record<FaultKind, number> {
-  return { serverError: 0, timeout: 0, reset: 0, malformedJson: 0 };
+  return { serverError: 0, timeout: 0, reset: 0, malformedJson: 0, oversized: 0 };
+}
+
+const PAD_CHUNK = Buffer.alloc(64 * 1024, 0x20);
+
+/**
+ * The real answer padded with spaces after its fields to `bytes` in all (valid JSON, if read whole), as a stream
+ * of 64 KiB chunks made as the client reads them, `intervalMs` apart (a slow network: several such answers are
+ * in flight at once): no Content-Length, so a client learns the size only by reading, and the sandbox never holds
+ * the body in memory. A client that gives up ends the stream.
+ */
+function oversizedJson(body: object, bytes: number, intervalMs: number): Readable {
+  const text = JSON.stringify(body);
+  const head = Buffer.from(`${text.slice(0, -1)},"padding":"`);
+  const tail = Buffer.from('"}');
+  let left = Math.max(0, bytes - head.length - tail.length);
+  let sentHead = false;
+  let timer: NodeJS.Timeout | undefined;
+  const stream = new Readable({
+    read() {
+      if (!sentHead) {
+        sentHead = true;
+        this.push(head);
+        return;
+      }
+      if (left === 0) {
+        this.push(tail);
+        this.push(null);
+        return;
+      }
+      const n = Math.min(left, PAD_CHUNK.length);
+      left -= n;
+      const chunk = n === PAD_CHUNK.length ? PAD_CHUNK : PAD_CHUNK.subarray(0, n);
+      if (intervalMs === 0) this.push(chunk);
+      else timer = setTimeout(() => this.push(chunk), intervalMs);
+    },
+  });
+  stream.once('close', () => clearTimeout(timer));
+  return stream;
 }
 
 /** A strict prefix of a JSON object's text is never valid JSON: its outer brace is never closed. */

@@ -147,7 +147,7 @@ export class LenderSimulator {
   }
 
   /** Counters since the last reset; per-lead numbers cover the leads still held. */
-  stats(): Omit<SandboxStats, 'faults'> {
+  stats(): Omit<SandboxStats, 'faults' | 'oversizedPeakInFlight'> {
     const postsByPartnerLeadId: Record<string, number> = {};
     const outcomes = { pending: 0, sold: 0, rejected: 0 };
     for (const lead of this.#ledger.records()) {

@@ -31,6 +31,15 @@ const outcomeFields = {
   faultMalformedRate: share,
   timeoutHoldMs: millis,
   /**
+   * Per request: answer 200 with a JSON body of `oversizedBytes` bytes, streamed (chunked, no Content-Length)
+   * at the pace the client reads it: an answer no client should buffer whole (issue 28).
+   */
+  faultOversizedRate: share,
+  /** Size of an oversized answer, bytes (default 50 MB). */
+  oversizedBytes: z.number().int().min(1).max(1_000_000_000),
+  /** Pause between the 64 KiB chunks of an oversized answer (0: as fast as the client reads). */
+  oversizedChunkIntervalMs: z.number().int().min(0).max(10_000),
+  /**
    * Sold answers carry `redirect_url` (the sandbox's own offer page). Off, a sale comes without an address, as a
    * network may answer when the lender contacts the borrower itself (docs/product-rules.md §lender-network-answers: the sold screen says so).
    */
@@ -43,7 +52,13 @@ const outcomeFields = {
   testPendingPings: z.number().int().min(0).max(10_000),
 };
 
-const FAULT_RATE_KEYS = ['fault5xxRate', 'faultTimeoutRate', 'faultResetRate', 'faultMalformedRate'] as const;
+const FAULT_RATE_KEYS = [
+  'fault5xxRate',
+  'faultTimeoutRate',
+  'faultResetRate',
+  'faultMalformedRate',
+  'faultOversizedRate',
+] as const;
 
 /** The whole outcome configuration, with the checks that span fields. */
 export const OutcomeConfigSchema = z
@@ -62,7 +77,7 @@ export const OutcomeConfigSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['fault5xxRate'],
-        message: 'The four fault rates must add up to at most 1',
+        message: 'The five fault rates must add up to at most 1',
       });
     }
   });
@@ -86,6 +101,9 @@ export const DEFAULT_OUTCOME_CONFIG: OutcomeConfig = {
   faultResetRate: 0,
   faultMalformedRate: 0,
   timeoutHoldMs: 60_000,
+  faultOversizedRate: 0,
+  oversizedBytes: 50_000_000,
+  oversizedChunkIntervalMs: 0,
   soldRedirect: true,
   rejectRedirect: true,
   testPendingMs: 0,

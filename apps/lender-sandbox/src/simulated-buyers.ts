@@ -7,7 +7,9 @@ import leadPingRoutes from './routes/lead-ping.js';
 import leadSendRoutes from './routes/lead-send.js';
 import lenderPageRoutes from './routes/lender-pages.js';
 import sandboxAdminRoutes from './routes/sandbox-admin.js';
+import pingPostRoutes from './routes/ping-post.js';
 import syncPostRoutes from './routes/sync-post.js';
+import { PingPostBuyer } from './ping-post-buyer.js';
 import { SyncPostBuyer } from './sync-post-buyer.js';
 
 /** Where a simulated buyer is served. */
@@ -22,7 +24,8 @@ interface Served {
 
 /**
  * Serves each configured buyer under its own path, speaking its protocol: a lead-service buyer is a full network
- * simulator of its own (post, pending, ping, lender pages), a sync-post buyer answers each post at once.
+ * simulator of its own (post, pending, ping, lender pages), a sync-post buyer answers each post at once, a
+ * ping-post buyer bids on anonymous pings and takes the posts of its bids.
  */
 export async function registerSimulatedBuyers(
   app: FastifyInstance,
@@ -38,6 +41,12 @@ export async function registerSimulatedBuyers(
     if (buyer.protocol === 'sync-post') {
       const simulated = new SyncPostBuyer(buyer, publicUrl, settings.maxLeads);
       await app.register(syncPostRoutes, { prefix, buyer: simulated, closing: closing.signal });
+      served.push(simulated);
+      continue;
+    }
+    if (buyer.protocol === 'ping-post') {
+      const simulated = new PingPostBuyer(buyer, publicUrl, settings.maxLeads, now ?? Date.now);
+      await app.register(pingPostRoutes, { prefix, buyer: simulated, closing: closing.signal });
       served.push(simulated);
       continue;
     }

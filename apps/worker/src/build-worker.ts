@@ -192,6 +192,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
         metrics.buyerDecisionToOutcome.observe({ buyer }, seconds),
     },
     postClaimMs: env.LENDER_CONNECT_TIMEOUT_MS + env.LENDER_HEADERS_TIMEOUT_MS + 1000,
+    postBudgetMs: env.LENDER_CONNECT_TIMEOUT_MS + env.LENDER_HEADERS_TIMEOUT_MS,
     waterfall,
     onFinalOutcome,
   };

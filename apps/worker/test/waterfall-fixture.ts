@@ -92,6 +92,7 @@ export function startWaterfallWorker(
       now: Date.now,
       logger,
       postClaimMs: 3000,
+      postBudgetMs: 2000,
       waterfall: {
         buyers,
         adapters,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BuyersFileSchema, describeBuyersFileIssues } from './buyers.js';
+import { BuyersFileSchema, describeBuyersFileIssues, pingPostDeadlines } from './buyers.js';
 
 const good = {
   timeZone: 'America/Chicago',
@@ -57,6 +57,44 @@ describe('BuyersFileSchema', () => {
       expect.arrayContaining([
         'buyers.1.id: Duplicate id',
         'buyers.2.priceLadder: A sync-post buyer needs a price ladder',
+      ]),
+    );
+  });
+
+  it('takes a ping-post buyer with its deadlines, defaulting the ping to 500 ms and the post to attemptMs', () => {
+    const pingPost = {
+      id: 'bidder',
+      protocol: 'ping-post',
+      baseUrl: 'http://127.0.0.1:4010/buyers/bidder',
+      tier: 1,
+    };
+    const file = BuyersFileSchema.parse({
+      timeZone: 'UTC',
+      buyers: [
+        pingPost,
+        {
+          ...pingPost,
+          id: 'bidder-2',
+          priceLadder: [15],
+          pingPost: { pingMs: 750 },
+          timeouts: { attemptMs: 8000 },
+        },
+      ],
+    });
+    expect(pingPostDeadlines(file.buyers[0]!)).toEqual({ pingMs: 500, postMs: 30_000 });
+    expect(pingPostDeadlines(file.buyers[1]!)).toEqual({ pingMs: 750, postMs: 8000 });
+    const bad = BuyersFileSchema.safeParse({
+      timeZone: 'UTC',
+      buyers: [
+        { ...pingPost, priceLadder: [20, 10], price: 5 },
+        { ...good.buyers[0], pingPost: { pingMs: 500 } },
+      ],
+    });
+    expect(describeBuyersFileIssues(bad.error!)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^buyers\.0\.priceLadder: .*at most one floor/),
+        'buyers.0.price: A ping-post buyer bids its own price',
+        'buyers.1.pingPost: Only a ping-post buyer has ping deadlines',
       ]),
     );
   });

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { CreditScoreSchema, LoanReasonSchema } from './options.js';
 
 /** The protocols the worker has an adapter for. */
-export const BUYER_PROTOCOLS = ['lead-service', 'sync-post'] as const;
+export const BUYER_PROTOCOLS = ['lead-service', 'sync-post', 'ping-post'] as const;
 export const BuyerProtocolSchema = z.enum(BUYER_PROTOCOLS);
 export type BuyerProtocol = z.infer<typeof BuyerProtocolSchema>;
 
@@ -89,6 +89,8 @@ export const BuyerSchema = z
     priceLadder: z.array(dollars).min(1).max(10).optional(),
     /** lead-service: what the contract pays for a sold lead (revenue in the reports). */
     price: dollars.optional(),
+    /** ping-post: the deadlines of its two calls (ADR 0020); see {@link pingPostDeadlines} for the defaults. */
+    pingPost: z.object({ pingMs: millis.optional(), postMs: millis.optional() }).strict().optional(),
   })
   .strict()
   .superRefine((buyer, ctx) => {
@@ -106,6 +108,25 @@ export const BuyerSchema = z
         ctx.addIssue({ code: 'custom', path: ['price'], message: 'A sync-post buyer answers its own price' });
       }
     }
+    if (buyer.protocol === 'ping-post') {
+      // The bid is the price: one attempt, whose floor (when a ladder of one is given) is the least bid taken.
+      if (buyer.priceLadder && buyer.priceLadder.length > 1) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['priceLadder'],
+          message: 'A ping-post buyer bids its own price: at most one floor, the least bid it is sold at',
+        });
+      }
+      if (buyer.price !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['price'], message: 'A ping-post buyer bids its own price' });
+      }
+    } else if (buyer.pingPost) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pingPost'],
+        message: 'Only a ping-post buyer has ping deadlines',
+      });
+    }
     if (buyer.protocol === 'lead-service' && buyer.priceLadder) {
       ctx.addIssue({
         code: 'custom',
@@ -115,6 +136,26 @@ export const BuyerSchema = z
     }
   });
 export type Buyer = z.infer<typeof BuyerSchema>;
+
+/**
+ * A ping's deadline unless the buyer's file sets one: ActiveProspect's example budget per buyer (ADR 0020). A
+ * bid that takes longer than this is worth less than the borrower's wait it costs.
+ */
+export const DEFAULT_PING_MS = 500;
+
+/**
+ * The deadlines of a ping-post buyer's two calls: `pingMs` (default {@link DEFAULT_PING_MS}) and `postMs`
+ * (default: the buyer's `attemptMs`, as long as any post may take). The attempt's own budget may cut both shorter.
+ */
+export function pingPostDeadlines(buyer: Pick<Buyer, 'timeouts' | 'pingPost'>): {
+  pingMs: number;
+  postMs: number;
+} {
+  return {
+    pingMs: buyer.pingPost?.pingMs ?? DEFAULT_PING_MS,
+    postMs: buyer.pingPost?.postMs ?? buyer.timeouts.attemptMs,
+  };
+}
 export type BuyerInput = z.input<typeof BuyerSchema>;
 
 export const BuyersFileSchema = z

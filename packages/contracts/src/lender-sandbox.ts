@@ -6,7 +6,7 @@ import * as z from 'zod';
  */
 
 /** The kinds of fault the sandbox injects. */
-export const FAULT_KINDS = ['serverError', 'timeout', 'reset', 'malformedJson'] as const;
+export const FAULT_KINDS = ['serverError', 'timeout', 'reset', 'malformedJson', 'oversized'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 const count = z.number().int().min(0);
@@ -28,6 +28,8 @@ export const SandboxStatsSchema = z.object({
   outcomes: z.object({ pending: count, sold: count, rejected: count }),
   /** Faults injected, by kind. */
   faults: z.record(z.enum(FAULT_KINDS), count),
+  /** The most oversized answers (`faultOversizedRate`) streaming at the same time. */
+  oversizedPeakInFlight: count,
 });
 export type SandboxStats = z.infer<typeof SandboxStatsSchema>;
 

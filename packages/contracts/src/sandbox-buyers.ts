@@ -55,6 +55,25 @@ export const SandboxBuyerSchema = z.discriminatedUnion('protocol', [
       slowMs: millis.default(0),
     })
     .strict(),
+  z
+    .object({
+      ...common,
+      protocol: z.literal('ping-post'),
+      /** Share of pings answered with a bid; the others get no bid. */
+      bidRate: share.default(0.8),
+      /** Each bid's price is drawn uniformly from [bidMin, bidMax] dollars. */
+      bidMin: z.number().positive().max(100_000).default(5),
+      bidMax: z.number().positive().max(100_000).default(60),
+      /**
+       * Share of posts of a live, untampered bid the buyer accepts, drawn per bid whatever its price: what a
+       * buyer's bids do not tell, and what a ranking by expected value learns (issue 27).
+       */
+      acceptShare: share.default(0.7),
+      /** How long a bid is held after it is made. */
+      bidTtlMs: millis.default(5000),
+    })
+    .strict()
+    .refine((b) => b.bidMin <= b.bidMax, { message: 'bidMin must not exceed bidMax', path: ['bidMin'] }),
 ]);
 export type SandboxBuyer = z.infer<typeof SandboxBuyerSchema>;
 export type SandboxBuyerInput = z.input<typeof SandboxBuyerSchema>;
@@ -64,7 +83,7 @@ const count = z.number().int().nonnegative();
 /** One simulated buyer's counters since start or the last reset. */
 export const SandboxBuyerStatsSchema = z.object({
   id: z.string(),
-  protocol: z.enum(['lead-service', 'sync-post']),
+  protocol: z.enum(['lead-service', 'sync-post', 'ping-post']),
   /** Requests that created an attempt (a new idempotency key). */
   attempts: count,
   /** Posts of a key already seen: answered from the first answer, never a second upstream lead. */
@@ -78,3 +97,26 @@ export const SandboxBuyerStatsSchema = z.object({
 });
 export type SandboxBuyerStats = z.infer<typeof SandboxBuyerStatsSchema>;
 export const SandboxBuyersStatsSchema = z.object({ buyers: z.array(SandboxBuyerStatsSchema) });
+
+/**
+ * GET /buyers/{id}/_sandbox/pings of a ping-post buyer: what its pings carried since start or the last reset.
+ * `withFieldsBeyondAllowList` is the proof the issue asks for: it must stay 0 (a ping carrying any field outside
+ * the ping's allow-list, which holds no identifying field, is counted whether or not it parses).
+ */
+export const SandboxPingRecordingSchema = z.object({
+  pings: count,
+  /** Pings of an id already answered: the first answer again, never a second bid. */
+  replays: count,
+  bids: count,
+  noBids: count,
+  /** Pings refused for their shape (answered 400). */
+  invalid: count,
+  withFieldsBeyondAllowList: count,
+  /** The names found beyond the allow-list, sorted; empty when the count is 0. */
+  fieldsBeyondAllowList: z.array(z.string()),
+  /** Posts refused because their pinged fields differ from what was pinged with that bid (anti-tamper). */
+  tamperedPosts: count,
+  /** Posts refused because their bid had expired. */
+  expiredPosts: count,
+});
+export type SandboxPingRecording = z.infer<typeof SandboxPingRecordingSchema>;

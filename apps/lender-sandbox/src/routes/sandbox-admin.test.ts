@@ -39,7 +39,8 @@ describe('GET /_sandbox/stats and POST /_sandbox/reset', () => {
       unknownLeadPings: 1,
       invalidPings: 0,
       outcomes: { pending: 0, sold: 1, rejected: 1 },
-      faults: { serverError: 0, timeout: 0, reset: 0, malformedJson: 0 },
+      faults: { serverError: 0, timeout: 0, reset: 0, malformedJson: 0, oversized: 0 },
+      oversizedPeakInFlight: 0,
     });
 
     const reset = await app.inject({ method: 'POST', url: '/_sandbox/reset' });

@@ -16,6 +16,7 @@ const sandboxAdminRoutes: FastifyPluginAsync<SandboxServices> = async (app, { si
   app.get('/_sandbox/stats', async (): Promise<SandboxStats> => ({
     ...simulator.stats(),
     faults: faults.counts(),
+    oversizedPeakInFlight: faults.oversizedPeakInFlight(),
   }));
 
   app.post('/_sandbox/reset', async (_request, reply) => {

@@ -31,6 +31,11 @@ export interface SubmitLeadDeps {
    */
   postClaimMs: number;
   /**
+   * The longest a post may take from the moment it asks for a connection (connect and header timeouts); the
+   * lead's deadline cuts it shorter. Under the post claim, so no post outlives its claim.
+   */
+  postBudgetMs: number;
+  /**
    * Metrics hooks: a final outcome this run stored; how late a parked poll started after the due time stored
    * with its job (single network and waterfall alike); and, per buyer, how long from the buyer's deciding
    * answer being received to the outcome stored and its follow-ups published.
@@ -105,7 +110,9 @@ export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
           log.warn('another worker is posting this lead; checking again shortly');
         } else {
           try {
-            const answer = await deps.lender.submit(payloadFor(lead));
+            // The post's budget covers its wait for a connection too, and ends by the lead's deadline.
+            const budgetMs = Math.min(deps.postBudgetMs, deadline - deps.now());
+            const answer = await deps.lender.submit(payloadFor(lead), budgetMs);
             const answeredAt = deps.now();
             log.info({ status: answer.data.status }, 'lead posted');
             const decided = decide({ ...answer, status: answer.data.status }, deps.policy);
@@ -140,6 +147,8 @@ export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
       if (!(error instanceof RetryableLenderError)) throw error;
       log.warn({ err: error.message, attempt: job.attemptsMade + 1 }, 'lender network call failed');
       if (!submission.upstreamLeadId) {
+        // A post cut short by the deadline ends the lead now, not after a retry's backoff.
+        if (deps.now() >= deadline) return finish(noLender('deadline', deps.noLenderFallbackUrl));
         const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
         if (lastAttempt) return finish(noLender('unreachable', deps.noLenderFallbackUrl));
         // BullMQ retries the post with exponential backoff and the same idempotency key.
