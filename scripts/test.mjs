@@ -112,10 +112,11 @@ if (e2eFiles.length > 0) {
     ])
   )
     finish(false);
-  // The fault suite, shortened (about a minute): `kills` (~80 leads: real processes, worker kills, Redis kill -9,
-  // upstream faults; fails on a lost or stuck lead, a second upstream lead, or two leads under one idempotency key)
-  // and `big-answers` (2 × 70 leads, 50 MB answers; fails when a worker's RSS passes its bound or a lead its
-  // deadline).
+  // The fault suite, shortened (about two minutes): `kills` (~80 leads: real processes, worker kills, Redis kill -9,
+  // upstream faults; fails on a lost or stuck lead, a second upstream lead, or two leads under one idempotency key),
+  // `big-answers` (2 × 70 leads, 50 MB answers; fails when a worker's RSS passes its bound or a lead its
+  // deadline) and `slow-buyer` (2 × 140 leads, a buyer answering in its budget less 1 s; fails when the other
+  // leads' decision → outcome p99 passes 1.5× the run without it, or a lead is lost, stuck or late).
   const faultsOk = step('Fault suite (--short)', process.execPath, [
     '--conditions=source',
     '--import',
