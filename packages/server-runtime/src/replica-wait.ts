@@ -1,0 +1,59 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * How many replicas must hold a write before it is acknowledged or acted on, and how long to wait for them
+ * (`REDIS_WAIT_REPLICAS`, `REDIS_WAIT_TIMEOUT_MS`; docs/adr/0018). `replicas: 0` turns the wait off.
+ */
+export interface ReplicaWaitConfig {
+  replicas: number;
+  timeoutMs: number;
+}
+
+/** No wait: a single Redis, or an operator who accepts losing the last writes of a failover. */
+export const NO_REPLICA_WAIT: ReplicaWaitConfig = { replicas: 0, timeoutMs: 0 };
+
+/**
+ * A write that the primary applied but fewer replicas than required confirmed in time: it may vanish in a
+ * failover, so nothing may be acknowledged or done on the strength of it. Retryable: the API answers 503 with
+ * Retry-After, a job is tried again; every write it guards is idempotent, so the retry is safe whichever way the
+ * write went.
+ */
+export class WriteNotReplicatedError extends Error {
+  override readonly name = 'WriteNotReplicatedError';
+  readonly retryable = true;
+
+  constructor(
+    readonly asked: number,
+    readonly confirmed: number,
+  ) {
+    super(`write confirmed by ${confirmed} of ${asked} required Redis replicas; not acknowledged, retry`);
+  }
+}
+
+/** True for a write refused for want of replicas: ours ({@link WriteNotReplicatedError}) or the server's
+ * `min-replicas-to-write` refusal (`NOREPLICAS`). */
+export function isNotReplicated(error: unknown): boolean {
+  return (
+    error instanceof WriteNotReplicatedError ||
+    (error instanceof Error && error.message.startsWith('NOREPLICAS'))
+  );
+}
+
+/**
+ * Waits until `config.replicas` replicas hold every write this connection has sent so far (`WAIT`), or throws
+ * {@link WriteNotReplicatedError}. Call it on the connection that wrote, after the write and before answering
+ * or acting on it. Off (no round trip) when `config.replicas` is 0.
+ */
+export async function confirmReplicated(redis: Redis, config: ReplicaWaitConfig): Promise<void> {
+  if (config.replicas <= 0) return;
+  const confirmed = await redis.wait(config.replicas, config.timeoutMs);
+  if (confirmed < config.replicas) throw new WriteNotReplicatedError(config.replicas, confirmed);
+}
+
+/** The wait an app's parsed environment asks for (`serverEnvFields`). */
+export function replicaWaitOf(env: {
+  REDIS_WAIT_REPLICAS: number;
+  REDIS_WAIT_TIMEOUT_MS: number;
+}): ReplicaWaitConfig {
+  return { replicas: env.REDIS_WAIT_REPLICAS, timeoutMs: env.REDIS_WAIT_TIMEOUT_MS };
+}
