@@ -8,12 +8,15 @@
  *
  * Exit code 1 when any scenario fails; the last line names the failed ones.
  */
+import { runFailover } from './faults/failover.js';
 import { runKills } from './faults/kills.js';
 
 /** Each scenario prints its own table and says whether it passed. */
 const scenarios: Record<string, (short: boolean) => Promise<boolean>> = {
   // Workers killed mid-walk, Redis kill -9 and back on its AOF, upstream faults (issue 9).
   kills: runKills,
+  // A primary, a replica and three Sentinels: the primary killed -9 under traffic, twice (issue 28).
+  failover: runFailover,
 };
 
 async function main(): Promise<number> {
