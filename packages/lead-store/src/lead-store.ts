@@ -210,7 +210,13 @@ export class LeadStore {
   /** Claims the right to post this lead to the lender network for `ttlMs` ({@link PostClaim}). */
   async claimPost(id: string, ttlMs: number): Promise<boolean> {
     const claimed = await this.postClaims.claim(id, ttlMs);
-    if (claimed) await this.durable();
+    if (claimed) {
+      // Not durable, not held: the retry takes it again instead of waiting out its TTL.
+      await this.durable().catch(async (error: unknown) => {
+        await this.postClaims.release(id).catch(() => undefined);
+        throw error;
+      });
+    }
     return claimed;
   }
 
