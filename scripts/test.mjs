@@ -112,8 +112,9 @@ if (e2eFiles.length > 0) {
     ])
   )
     finish(false);
-  // The fault suite, shortened (~80 leads, about 30 s): real processes, worker kills, Redis kill -9, upstream
-  // faults; fails on a lost or stuck lead, a second upstream lead, or two leads under one idempotency key.
+  // The fault suite, shortened: `kills` (~80 leads, about 30 s: worker kills, Redis kill -9, upstream faults) and
+  // `failover` (~190 leads, about 70 s: a primary, a replica and three Sentinels, the primary killed twice); fails
+  // on a lost or stuck lead, a second upstream lead, or two leads under one idempotency key.
   const faultsOk = step('Fault suite (--short)', process.execPath, [
     '--conditions=source',
     '--import',

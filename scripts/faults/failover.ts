@@ -82,12 +82,18 @@ export async function runFailover(short: boolean): Promise<boolean> {
   const log = (message: string) =>
     console.log(`[failover +${((Date.now() - t0) / 1000).toFixed(1)}s] ${message}`);
   try {
-    const a = await startRedisServer({ aofDir: dir, name: 'a' });
+    // FAILOVER_MIN_REPLICAS=1: the nodes also refuse writes without a replica in touch for 10 s
+    // (`min-replicas-to-write`), so with one replica the queues stop too until the old primary is back.
+    const guard =
+      process.env.FAILOVER_MIN_REPLICAS === '1'
+        ? ['--min-replicas-to-write', '1', '--min-replicas-max-lag', '10']
+        : [];
+    const a = await startRedisServer({ aofDir: dir, name: 'a', args: guard });
     nodes.push(a);
     const b = await startRedisServer({
       aofDir: dir,
       name: 'b',
-      args: ['--replicaof', '127.0.0.1', String(a.port)],
+      args: ['--replicaof', '127.0.0.1', String(a.port), ...guard],
     });
     nodes.push(b);
     const direct = (node: RedisServer) => {
@@ -336,12 +342,18 @@ export async function runFailover(short: boolean): Promise<boolean> {
       ...new Set([...partnerKeys.flatMap((k) => (k.leadId ? [k.leadId] : [])), ...funnelLeadIds]),
     ];
     const outcomes = new Map<string, string>();
+    const reasons = new Map<string, number>();
     const settleUntil = Date.now() + 60_000 + 25_000;
     while (Date.now() < settleUntil) {
       for (const id of accepted) {
         if (FINAL.includes(outcomes.get(id) ?? '')) continue;
         const raw = await redis.hget(`${PREFIX}lead:${id}`, '_outcome');
-        outcomes.set(id, raw ? (JSON.parse(raw) as { outcome: string }).outcome : 'missing');
+        const stored = raw ? (JSON.parse(raw) as { outcome: string; reason?: string }) : undefined;
+        outcomes.set(id, stored?.outcome ?? 'missing');
+        if (stored && FINAL.includes(stored.outcome)) {
+          const kind = `${stored.outcome}${stored.reason ? ` (${stored.reason})` : ''}`;
+          reasons.set(kind, (reasons.get(kind) ?? 0) + 1);
+        }
       }
       if ([...outcomes.values()].every((o) => FINAL.includes(o))) break;
       await sleep(1000);
@@ -414,6 +426,7 @@ export async function runFailover(short: boolean): Promise<boolean> {
         `${accepted.length} (${funnelLeadIds.length} / ${accepted.length - funnelLeadIds.length})`,
       ],
       ['leads final / lost / stuck', `${final} / ${lost} / ${stuck}`],
+      ['outcomes', [...reasons].map(([k, n]) => `${k} ${n}`).join(', ')],
       ['upstream posts per lead 0 / 1 / >1', `${posts.zero} / ${posts.one} / ${posts.more}`],
       ['second upstream leads', String(secondUpstream)],
       ['keys with more than one lead', `${keysWithTwo} (of ${keysAccepted} keys, ${partnerLeads} leads)`],
@@ -434,7 +447,9 @@ export async function runFailover(short: boolean): Promise<boolean> {
       ['error log lines (BFF + workers)', String(errorLines)],
     ];
     const width = Math.max(...rows.map(([k]) => k.length));
-    console.log(`\nfailover${short ? ' (--short)' : ''}: two failovers, REDIS_WAIT_REPLICAS=1`);
+    console.log(
+      `\nfailover${short ? ' (--short)' : ''}: two failovers, REDIS_WAIT_REPLICAS=1${guard.length > 0 ? ', min-replicas-to-write 1' : ''}`,
+    );
     for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
     const ok =
       failovers.length === 2 && lost === 0 && stuck === 0 && secondUpstream === 0 && keysWithTwo === 0;

@@ -30,12 +30,20 @@ export class WriteNotReplicatedError extends Error {
   }
 }
 
-/** True for a write refused for want of replicas: ours ({@link WriteNotReplicatedError}) or the server's
- * `min-replicas-to-write` refusal (`NOREPLICAS`). */
+/**
+ * True for a write refused for want of replicas: ours ({@link WriteNotReplicatedError}) or the server's
+ * `min-replicas-to-write` refusal (`NOREPLICAS`), also when it aborted a `MULTI` (`EXECABORT`, with the refusal
+ * among ioredis's `previousErrors`).
+ */
 export function isNotReplicated(error: unknown): boolean {
+  if (error instanceof WriteNotReplicatedError) return true;
+  if (!(error instanceof Error)) return false;
+  if (error.message.startsWith('NOREPLICAS')) return true;
+  const previous = (error as { previousErrors?: unknown }).previousErrors;
   return (
-    error instanceof WriteNotReplicatedError ||
-    (error instanceof Error && error.message.startsWith('NOREPLICAS'))
+    error.message.startsWith('EXECABORT') &&
+    Array.isArray(previous) &&
+    previous.some((e: unknown) => e instanceof Error && e.message.startsWith('NOREPLICAS'))
   );
 }
 
