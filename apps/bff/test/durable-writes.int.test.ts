@@ -117,3 +117,42 @@ describe('writes confirmed by a replica before they are acknowledged (REDIS_WAIT
     );
   }, 40_000);
 });
+
+describe('a primary refusing writes for want of replicas (min-replicas-to-write 1, no replica)', () => {
+  let primary: RedisServer;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    primary = await startRedisServer({
+      args: ['--min-replicas-to-write', '1', '--min-replicas-max-lag', '10'],
+    });
+    t = await startTestApp({
+      now: () => FUNNEL_NOW,
+      env: { REDIS_URL: primary.url, PARTNER_API_KEYS: ACME.entry },
+    });
+  });
+  afterAll(async () => {
+    await t?.close().catch(() => undefined);
+    await primary?.kill();
+  });
+
+  it('answers 503 UNAVAILABLE, not 500, whether the refusal came alone (NOREPLICAS) or aborted a MULTI (EXECABORT)', async () => {
+    // The funnel's lead creation is a MULTI; the partner post is a script.
+    const funnel = await t.app.inject({ method: 'POST', url: '/api/v1/lead', payload: LANDING });
+    const partner = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/partner/leads',
+      payload: leadBody(),
+      headers: {
+        authorization: `Bearer ${ACME.key}`,
+        'idempotency-key': `order-${randomBytes(6).toString('hex')}`,
+      },
+    });
+    for (const response of [funnel, partner]) {
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['retry-after']).toBe('2');
+      expect(response.json()).toEqual({ error: { code: 'UNAVAILABLE', message: expect.any(String) } });
+    }
+    expect(await t.redis.dbsize()).toBe(0);
+  });
+});
