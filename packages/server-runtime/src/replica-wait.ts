@@ -47,15 +47,38 @@ export function isNotReplicated(error: unknown): boolean {
   );
 }
 
+/** How long a replica may take to confirm a write while the connection is known short of replicas. */
+const PROBE_TIMEOUT_MS = 50;
+
+/** Per connection: until when its writes are refused without a `WAIT`, after one came back short. */
+const shortUntil = new WeakMap<Redis, number>();
+
 /**
  * Waits until `config.replicas` replicas hold every write this connection has sent so far (`WAIT`), or throws
  * {@link WriteNotReplicatedError}. Call it on the connection that wrote, after the write and before answering
  * or acting on it. Off (no round trip) when `config.replicas` is 0.
+ *
+ * A `WAIT` holds the whole connection until it returns, and the BFF's requests share one: while replicas are
+ * missing (a failover under way), full-length waits one behind the other would stall every request, reads and
+ * `/readyz` included. So once a wait comes back short, the connection's writes are refused at once (no `WAIT`:
+ * refusing is always safe) for `config.timeoutMs`, then one short wait probes whether the replicas are back.
  */
 export async function confirmReplicated(redis: Redis, config: ReplicaWaitConfig): Promise<void> {
   if (config.replicas <= 0) return;
-  const confirmed = await redis.wait(config.replicas, config.timeoutMs);
-  if (confirmed < config.replicas) throw new WriteNotReplicatedError(config.replicas, confirmed);
+  const until = shortUntil.get(redis);
+  const now = Date.now();
+  if (until !== undefined && now < until) throw new WriteNotReplicatedError(config.replicas, 0);
+  // Known short: this call is the probe, and the others keep being refused while it runs.
+  if (until !== undefined) shortUntil.set(redis, now + config.timeoutMs);
+  const confirmed = await redis.wait(
+    config.replicas,
+    until !== undefined ? Math.min(PROBE_TIMEOUT_MS, config.timeoutMs) : config.timeoutMs,
+  );
+  if (confirmed < config.replicas) {
+    shortUntil.set(redis, Date.now() + config.timeoutMs);
+    throw new WriteNotReplicatedError(config.replicas, confirmed);
+  }
+  shortUntil.delete(redis);
 }
 
 /** The wait an app's parsed environment asks for (`serverEnvFields`). */
