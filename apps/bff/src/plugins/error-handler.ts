@@ -64,7 +64,7 @@ export const UNAVAILABLE_RETRY_AFTER_S = 2;
 // What ioredis throws when Redis is unreachable with no offline queue, after its retry, or on a timeout.
 // "Command aborted due to connection close": the primary died with the command in flight (a failover).
 const UNAVAILABLE =
-  /Stream isn't writeable|Connection is closed|Command aborted due to connection close|Command timed out|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|LOADING|max retries per request|Reached the max retries/i;
+  /Stream isn't writeable|Connection is closed|Command aborted due to connection close|All sentinels are unreachable|Command timed out|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|LOADING|max retries per request|Reached the max retries/i;
 
 /**
  * True when `error` says the store is unreachable (a 503 to retry), not that the request or our code is wrong:
