@@ -133,7 +133,9 @@ export async function startRedisServer(
           ? ['--appenddirname', `aof-${options.name}`, '--dbfilename', `${options.name}.rdb`]
           : []),
       ]
-    : ['--save', '', '--appendonly', 'no'];
+    : // No file at all: as a replica, it loads the primary's snapshot straight into memory rather than through a
+      // dump.rdb in the working directory.
+      ['--save', '', '--appendonly', 'no', '--repl-diskless-load', 'swapdb'];
   const args = ['--bind', '127.0.0.1', '--port', String(port), ...persistence, ...(options.args ?? [])];
   const start = async () => {
     // A second server on the same port would fail to bind and exit, leaving this one unowned (and running).
