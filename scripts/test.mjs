@@ -112,10 +112,11 @@ if (e2eFiles.length > 0) {
     ])
   )
     finish(false);
-  // The fault suite, shortened (about a minute): `kills` (~80 leads: real processes, worker kills, Redis kill -9,
-  // upstream faults; fails on a lost or stuck lead, a second upstream lead, or two leads under one idempotency key)
-  // and `big-answers` (2 × 70 leads, 50 MB answers; fails when a worker's RSS passes its bound or a lead its
-  // deadline).
+  // The fault suite, shortened (about two and a half minutes), every scenario: `kills` (~80 leads: real processes,
+  // worker kills, Redis kill -9, upstream faults), `big-answers` (2 × 70 leads, 50 MB answers; fails when a
+  // worker's RSS passes its bound or a lead its deadline) and `failover` (~190 leads: a primary, a replica and three
+  // Sentinels, the primary killed twice); each fails on a lost or stuck lead, a second upstream lead, or two leads
+  // under one idempotency key.
   const faultsOk = step('Fault suite (--short)', process.execPath, [
     '--conditions=source',
     '--import',
