@@ -13,6 +13,7 @@ const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const SCRIPTS = [
   'bundle',
   'step-save',
+  'durable-writes',
   'lookup',
   'sse-connections',
   'sse-latency',

@@ -9,6 +9,7 @@
  * Exit code 1 when any scenario fails; the last line names the failed ones.
  */
 import { runBigAnswers } from './faults/big-answers.js';
+import { runFailover } from './faults/failover.js';
 import { runKills } from './faults/kills.js';
 import { runSlowBuyer } from './faults/slow-buyer.js';
 
@@ -18,6 +19,8 @@ const scenarios: Record<string, (short: boolean) => Promise<boolean>> = {
   kills: runKills,
   // 50 MB answers from the lender network, several in flight: the workers' RSS stays bounded (issue 28).
   'big-answers': runBigAnswers,
+  // A primary, a replica and three Sentinels: the primary killed -9 under traffic, twice (issue 28).
+  failover: runFailover,
   // One buyer answering in its budget less 1 s for half its leads; the other leads keep their pace (issue 28).
   'slow-buyer': runSlowBuyer,
 };

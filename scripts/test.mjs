@@ -112,11 +112,12 @@ if (e2eFiles.length > 0) {
     ])
   )
     finish(false);
-  // The fault suite, shortened (about two minutes): `kills` (~80 leads: real processes, worker kills, Redis kill -9,
-  // upstream faults; fails on a lost or stuck lead, a second upstream lead, or two leads under one idempotency key),
-  // `big-answers` (2 × 70 leads, 50 MB answers; fails when a worker's RSS passes its bound or a lead its
-  // deadline) and `slow-buyer` (2 × 140 leads, a buyer answering in its budget less 1 s; fails when the other
-  // leads' decision → outcome p99 passes 1.5× the run without it, or a lead is lost, stuck or late).
+  // The fault suite, shortened (about three and a half minutes), every scenario: `kills` (~80 leads: real
+  // processes, worker kills, Redis kill -9, upstream faults), `big-answers` (2 × 70 leads, 50 MB answers; fails when
+  // a worker's RSS passes its bound or a lead its deadline), `failover` (~190 leads: a primary, a replica and three
+  // Sentinels, the primary killed twice); each fails on a lost or stuck lead, a second upstream lead, or two leads
+  // under one idempotency key; and `slow-buyer` (2 × 140 leads, a buyer answering in its budget less 1 s; fails
+  // when the other leads' decision → outcome p99 passes 1.5× the run without it, or a lead is lost, stuck or late).
   const faultsOk = step('Fault suite (--short)', process.execPath, [
     '--conditions=source',
     '--import',

@@ -11,14 +11,21 @@ export interface RedisService extends Service {
   readonly url: string;
 }
 
-/** A private redis-server on a free port, on the load CPU, keeping nothing on disk; removed on stop. */
-export async function startRedis(): Promise<RedisService> {
+/**
+ * A private redis-server on a free port, on the load CPU, keeping nothing on disk; removed on stop. With
+ * `replicaOf`, a replica of that server (its `redis://` URL).
+ */
+export async function startRedis(options: { replicaOf?: string } = {}): Promise<RedisService> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-redis-'));
+  const primary = options.replicaOf ? new URL(options.replicaOf) : undefined;
   const service = await startService({
-    name: 'redis-server',
+    name: primary ? 'redis-server (replica)' : 'redis-server',
     command: 'redis-server',
-    args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    args: [
+      ...['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      ...(primary ? ['--replicaof', primary.hostname, primary.port] : []),
+    ],
     cpu: CPU.load,
     ready: (output) => output.includes('Ready to accept connections'),
   });

@@ -8,6 +8,7 @@ import { SuppressionList } from '@funnel/lead-store/suppression-list';
 import { JobQueues, startQueueWorker, type EnqueueOptions } from '@funnel/server-runtime/job-queue';
 import { createRedis, describeRedis } from '@funnel/server-runtime/redis-connection';
 import { watchRedis } from '@funnel/server-runtime/redis-watch';
+import { replicaWaitOf } from '@funnel/server-runtime/replica-wait';
 import { Bulkheads, submissionConcurrency } from './buyers/bulkheads.js';
 import { createBuyerAdapter } from './buyers/create-buyer-adapter.js';
 import type { Env } from './env.js';
@@ -82,6 +83,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
     keyPrefix: env.REDIS_KEY_PREFIX,
     // The worker never creates leads; the TTL only matters to the BFF's writes.
     ttlMs: 30 * 24 * 3600 * 1000,
+    replicaWait: replicaWaitOf(env),
   });
   const suppression = new SuppressionList(connection, {
     keyPrefix: env.REDIS_KEY_PREFIX,
@@ -145,7 +147,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
           buyers: env.BUYERS,
           adapters: buyerAdapters,
           bulkheads,
-          cursors: new WaterfallCursors(connection, env.REDIS_KEY_PREFIX),
+          cursors: new WaterfallCursors(connection, env.REDIS_KEY_PREFIX, replicaWaitOf(env)),
           policy: { partnerOfferHosts: env.PARTNER_OFFER_HOSTS },
           now: Date.now,
           onAttempt: async (attempt: AttemptRecord) => {

@@ -8,6 +8,7 @@ import { PartnerLeadMetaSchema, type PartnerLeadMeta } from '@funnel/contracts/p
 import { CrossSellRecordSchema, type CrossSellRecord } from '@funnel/contracts/cross-sell';
 import type { PostbackDelivery } from '@funnel/contracts/postbacks';
 import type { Tracking } from '@funnel/contracts/tracking';
+import { confirmReplicated, type ReplicaWaitConfig } from '@funnel/server-runtime/replica-wait';
 import type { ContactIndex } from './contact-index.js';
 import type { FieldCipher } from './field-cipher.js';
 import { redisKeys, type RedisKeys } from './keys.js';
@@ -58,6 +59,12 @@ export class LeadStore {
        * ({@link isSealedServerField}). The step-save bench passes the older, sensitive-only set as its baseline.
        */
       sealed?: (field: string) => boolean;
+      /**
+       * Replicas that must hold a lead's writes before they are acknowledged (docs/adr/0018): every method that
+       * creates, saves, submits, claims or decides a lead waits for them, or throws `WriteNotReplicatedError`.
+       * Default: no wait.
+       */
+      replicaWait?: ReplicaWaitConfig;
     },
   ) {
     this.keys = redisKeys(options.keyPrefix);
@@ -100,6 +107,7 @@ export class LeadStore {
     hash[META.tracking] = JSON.stringify(tracking);
     await this.redis.multi().hset(this.key(id), hash).pexpire(this.key(id), this.options.ttlMs).exec();
     await this.indexContact(id, fields);
+    await this.durable();
     return id;
   }
 
@@ -122,14 +130,14 @@ export class LeadStore {
   async startSubmission(
     ...args: Parameters<LeadSubmissions['startSubmission']>
   ): Promise<'created' | 'already' | 'missing'> {
-    return this.submissions.startSubmission(...args);
+    return this.durableUnless('missing', await this.submissions.startSubmission(...args));
   }
 
   /** Records the submission of a lead that will not be posted: {@link LeadSubmissions.finishSubmission}. */
   async finishSubmission(
     ...args: Parameters<LeadSubmissions['finishSubmission']>
   ): Promise<'created' | 'already' | 'missing'> {
-    return this.submissions.finishSubmission(...args);
+    return this.durableUnless('missing', await this.submissions.finishSubmission(...args));
   }
 
   /**
@@ -140,7 +148,8 @@ export class LeadStore {
     id: string,
     input: Parameters<LeadSubmissions['createSubmitted']>[1],
   ): Promise<'created' | 'lost-claim' | 'exists'> {
-    return this.submissions.createSubmitted(id, input);
+    // A lost claim is waited for too: the caller answers with the lead the key is bound to.
+    return this.durableUnless('exists', await this.submissions.createSubmitted(id, input));
   }
 
   /** Leads in the outbox since before `olderThanMs` (epoch ms), oldest first ({@link SubmissionIndex}). */
@@ -165,6 +174,7 @@ export class LeadStore {
 
   async updateSubmission(id: string, patch: Partial<SubmissionState>): Promise<void> {
     await this.submissions.updateSubmission(id, patch);
+    await this.durable();
   }
 
   /** {@link getProgress} of many leads in one round trip (the reconciler reads every pending lead). */
@@ -192,12 +202,22 @@ export class LeadStore {
    * outcome that was already there (finals are never replaced). Undefined when the lead is gone.
    */
   async setOutcome(id: string, outcome: NewOutcome): Promise<LeadOutcome | undefined> {
-    return this.submissions.setOutcome(id, outcome);
+    const stored = await this.submissions.setOutcome(id, outcome);
+    await this.durable();
+    return stored;
   }
 
   /** Claims the right to post this lead to the lender network for `ttlMs` ({@link PostClaim}). */
   async claimPost(id: string, ttlMs: number): Promise<boolean> {
-    return this.postClaims.claim(id, ttlMs);
+    const claimed = await this.postClaims.claim(id, ttlMs);
+    if (claimed) {
+      // Not durable, not held: the retry takes it again instead of waiting out its TTL.
+      await this.durable().catch(async (error: unknown) => {
+        await this.postClaims.release(id).catch(() => undefined);
+        throw error;
+      });
+    }
+    return claimed;
   }
 
   /** Ends a claim taken with {@link claimPost} once the post has answered or failed. */
@@ -215,7 +235,10 @@ export class LeadStore {
     const hash = this.codec.encode(id, { ...fields, updated_at: new Date().toISOString() });
     const args = Object.entries(hash).flat();
     const done = await evalScript(this.redis, UPDATE_IF_EXISTS, 1, this.key(id), this.options.ttlMs, ...args);
-    if (done === 1) await this.indexContact(id, fields);
+    if (done === 1) {
+      await this.indexContact(id, fields);
+      await this.durable();
+    }
     return done === 1;
   }
 
@@ -233,6 +256,7 @@ export class LeadStore {
       META.doNotSell,
       JSON.stringify(flag),
     );
+    if (result === 1) await this.durable();
     return result === 1 ? 'flagged' : result === 0 ? 'already' : 'missing';
   }
 
@@ -305,12 +329,36 @@ export class LeadStore {
    * first record stays: returns false when one was already kept.
    */
   async retainConsent(record: RetainedConsent, ttlMs: number): Promise<boolean> {
-    return this.consents.retain(record, ttlMs);
+    const kept = await this.consents.retain(record, ttlMs);
+    await this.durable();
+    return kept;
   }
 
   /** The retained consent evidence of a lead, as long as it is kept (even after the lead is gone). */
   async getRetainedConsent(id: string): Promise<RetainedConsent | undefined> {
     return this.consents.get(id);
+  }
+
+  /**
+   * Before acting on a lead read back rather than written (a replayed request): waits until the replicas hold
+   * what this connection wrote, which includes that lead when it was written here (docs/adr/0018).
+   */
+  async confirmDurable(): Promise<void> {
+    await this.durable();
+  }
+
+  /**
+   * Waits until the configured replicas hold every write this connection sent, so the write just made survives a
+   * failover before it is acknowledged or acted on; throws `WriteNotReplicatedError` (retryable) otherwise.
+   */
+  private async durable(): Promise<void> {
+    if (this.options.replicaWait) await confirmReplicated(this.redis, this.options.replicaWait);
+  }
+
+  /** {@link durable}, then `result`, unless `result` says nothing was written and nothing will be acted on. */
+  private async durableUnless<T extends string>(nothing: T, result: T): Promise<T> {
+    if (result !== nothing) await this.durable();
+    return result;
   }
 
   private async indexContact(id: string, fields: StoredFields): Promise<void> {

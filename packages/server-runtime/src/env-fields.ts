@@ -66,6 +66,17 @@ export const serverEnvFields = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: LogLevelSchema.default('info'),
   ...redisEnvFields,
+  /**
+   * How many replicas must confirm a lead's writes (creation, submission, post claim, a buyer's answer, the
+   * outcome…) before they are acknowledged or acted on (`WAIT`, docs/adr/0018). 0 (the default) turns it off: a
+   * single Redis has no replica to wait for. With a replica, set 1 and pair it with `min-replicas-to-write 1`.
+   */
+  REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).default(0),
+  /**
+   * How long a write waits for its replicas before the request fails with a retryable 503 (a job: a retry).
+   * Below the request connection's 2 s command timeout, so the refusal is ours, not a timeout's.
+   */
+  REDIS_WAIT_TIMEOUT_MS: z.coerce.number().int().positive().max(1500).default(500),
   /** Every key, stream and queue of the product lives under it, so several deployments can share one Redis. */
   REDIS_KEY_PREFIX: z.string().min(1).default('funnel:'),
   /** The suppression-list key: the BFF records opt-outs, the worker checks them before any sync or cross-sell. */

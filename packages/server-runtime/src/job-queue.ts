@@ -1,6 +1,7 @@
 import { Queue, Worker, type ConnectionOptions, type JobsOptions, type Processor } from 'bullmq';
 import type { z } from 'zod';
 import { queuePrefix, type JobDefinition } from '@funnel/contracts/jobs';
+import { isNotReplicated } from './replica-wait.js';
 import { isRedisOutageEcho, type RedisWatch } from './redis-watch.js';
 
 /*
@@ -115,8 +116,18 @@ export function startQueueWorker<Schema extends z.ZodType, Result>(
     ...(options.maxStalledCount !== undefined ? { maxStalledCount: options.maxStalledCount } : {}),
   });
   const queue = job.queue;
+  let noReplicasWarnedAt = 0;
   worker.on('error', (err) => {
     if (isRedisOutageEcho(err, redisWatch)) return;
+    if (isNotReplicated(err)) {
+      // A primary refusing writes for want of replicas (`min-replicas-to-write`, a failover under way): BullMQ
+      // retries by itself; one warning every 10 s, not a line per refused command.
+      if (Date.now() - noReplicasWarnedAt > 10_000) {
+        noReplicasWarnedAt = Date.now();
+        logger.warn({ queue, err: err.message }, 'redis refuses writes: not enough replicas');
+      }
+      return;
+    }
     // A lock lost (Redis away longer than the lock, or a blocked event loop): worth a warning, not a person.
     const lostLock = /(?:could not renew lock|Missing lock|Lock mismatch) for job ([^.\s]+)/.exec(
       err.message,

@@ -58,8 +58,10 @@ export function watchRedis(
   };
 }
 
+// With Sentinel, also the moment of a failover when no Sentinel names a reachable primary yet, and a command cut
+// off by the dying primary.
 const CONNECTION_ERROR =
-  /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Connection is closed|Stream isn't writeable|Command timed out|LOADING|max retries per request/i;
+  /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Connection is closed|Stream isn't writeable|Command timed out|LOADING|max retries per request|All sentinels are unreachable|Command aborted due to connection close/i;
 
 /** True for errors that only echo a Redis outage (the watcher logs the outage once), not a fault of their own. */
 export function isRedisOutageEcho(error: unknown, watch?: RedisWatch): boolean {

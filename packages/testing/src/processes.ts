@@ -109,16 +109,34 @@ export interface RedisServer {
  * running.
  */
 export async function startRedisServer(
-  options: { aofDir?: string; snapshots?: boolean } = {},
+  options: {
+    aofDir?: string;
+    snapshots?: boolean;
+    /** More redis-server arguments (`--replicaof host port`, `--min-replicas-to-write 1`). */
+    args?: readonly string[];
+    /** A name for its files in `aofDir`, so several servers can share one directory. */
+    name?: string;
+  } = {},
 ): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
   const save = options.snapshots ? ['--save', '3600 1', '--rdbcompression', 'no'] : ['--save', ''];
   const persistence = options.aofDir
-    ? [...save, '--appendonly', 'yes', '--dir', options.aofDir]
-    : ['--save', '', '--appendonly', 'no'];
-  const args = ['--bind', '127.0.0.1', '--port', String(port), ...persistence];
+    ? [
+        ...save,
+        '--appendonly',
+        'yes',
+        '--dir',
+        options.aofDir,
+        ...(options.name
+          ? ['--appenddirname', `aof-${options.name}`, '--dbfilename', `${options.name}.rdb`]
+          : []),
+      ]
+    : // No file at all: as a replica, it loads the primary's snapshot straight into memory rather than through a
+      // dump.rdb in the working directory.
+      ['--save', '', '--appendonly', 'no', '--repl-diskless-load', 'swapdb'];
+  const args = ['--bind', '127.0.0.1', '--port', String(port), ...persistence, ...(options.args ?? [])];
   const start = async () => {
     // A second server on the same port would fail to bind and exit, leaving this one unowned (and running).
     if (running()) return;

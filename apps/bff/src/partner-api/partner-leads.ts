@@ -13,7 +13,7 @@ import type { PartnerIdentity } from './partner-keyring.js';
 
 export interface PartnerLeadsDeps {
   leads: Pick<LeadLifecycle, 'createFromPartner'>;
-  store: Pick<LeadStore, 'getOutcome' | 'getPartner'>;
+  store: Pick<LeadStore, 'getOutcome' | 'getPartner' | 'confirmDurable'>;
   idempotency: PartnerIdempotency;
   /** Partners with a webhook secret configured: only they may ask for a webhook. */
   webhookPartners: ReadonlySet<string>;
@@ -68,6 +68,8 @@ export class PartnerLeads {
     if (claim.state === 'done') {
       const outcome = await this.deps.store.getOutcome(claim.leadId);
       if (!outcome) throw notFound();
+      // The first request may have failed its replica wait: the replay says "created" only once it is durable.
+      await this.deps.store.confirmDurable();
       return { leadId: claim.leadId, outcome: outcome.outcome, replayed: true };
     }
     if (claim.state === 'in-progress') {
@@ -80,7 +82,10 @@ export class PartnerLeads {
       if (error instanceof LostIdempotencyClaim) {
         // A retry took the key over while this request looked dead: answer with what the key became.
         const leadId = await idempotency.boundLead(partner.partnerId, idempotencyKey);
-        if (leadId) return { leadId, outcome: 'pending', replayed: true };
+        if (leadId) {
+          await this.deps.store.confirmDurable();
+          return { leadId, outcome: 'pending', replayed: true };
+        }
         throw inProgress();
       }
       // The lead and the key's binding are written in one step, so a failed request created nothing: free the

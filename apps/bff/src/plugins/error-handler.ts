@@ -5,6 +5,7 @@ import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions }
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ApiError, ErrorCode } from '@funnel/contracts/errors';
 import type { StepName } from '@funnel/contracts/steps';
+import { isNotReplicated } from '@funnel/server-runtime/replica-wait';
 import { HttpError } from '../http-error.js';
 
 /**
@@ -61,13 +62,22 @@ function body(
 export const UNAVAILABLE_RETRY_AFTER_S = 2;
 
 // What ioredis throws when Redis is unreachable with no offline queue, after its retry, or on a timeout.
+// "Command aborted due to connection close": the primary died with the command in flight (a failover).
 const UNAVAILABLE =
-  /Stream isn't writeable|Connection is closed|Command timed out|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|LOADING|max retries per request|Reached the max retries/i;
+  /Stream isn't writeable|Connection is closed|Command aborted due to connection close|All sentinels are unreachable|Command timed out|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|LOADING|max retries per request|Reached the max retries/i;
 
-/** True when `error` says the store is unreachable (a 503 to retry), not that the request or our code is wrong. */
+/**
+ * True when `error` says the store is unreachable (a 503 to retry), not that the request or our code is wrong:
+ * also a write its replicas did not confirm (docs/adr/0018), and a demoted primary's READONLY mid-failover.
+ */
 export function isStoreUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  return error.name === 'MaxRetriesPerRequestError' || UNAVAILABLE.test(error.message);
+  return (
+    error.name === 'MaxRetriesPerRequestError' ||
+    UNAVAILABLE.test(error.message) ||
+    isNotReplicated(error) ||
+    error.message.startsWith('READONLY')
+  );
 }
 
 /** The lead a failed request was about, for the error line: never the person, only the id. */

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { JOBS } from '@funnel/contracts/jobs';
 import { enqueue } from '@funnel/server-runtime/job-queue';
+import { replicaWaitOf } from '@funnel/server-runtime/replica-wait';
 import type { Env } from '../env.js';
 import { createAddressSuggestions, type AddressSuggestions } from '../lead/address-suggestions.js';
 import { businessDate } from '../lead/business-date.js';
@@ -53,6 +54,7 @@ export default fp<LeadServicesOptions>(
       keyPrefix: env.REDIS_KEY_PREFIX,
       ttlMs: env.LEAD_TTL_DAYS * 24 * 60 * 60 * 1000,
       contactIndex,
+      replicaWait: replicaWaitOf(env),
       ...(sealedFields ? { sealed: sealedFields } : {}),
     });
     const routingLookup = createRoutingLookup(

@@ -1,10 +1,11 @@
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import { LeadJobSchema, type LeadJob } from '@funnel/contracts/jobs';
 import { isFinalOutcome } from '@funnel/contracts/lead-outcome';
 import { buildSubmissionPayload, type SubmittableLead } from '@funnel/contracts/lender-network';
 import { TrackingSchema } from '@funnel/contracts/tracking';
 import type { LeadRecord, LeadStore, NewOutcome } from '@funnel/lead-store/lead-store';
+import { isNotReplicated } from '@funnel/server-runtime/replica-wait';
 import { buildOrRefuse, submissionContextOf } from '../buyers/buyer-payload-context.js';
 import { decide, noLender, type DecisionPolicy } from '../buyers/decision.js';
 import type { LenderClient } from '../buyers/lender-client.js';
@@ -61,7 +62,26 @@ export interface SubmitLeadDeps {
  *   pattern: no worker sleeps) until a final status or the persisted deadline.
  */
 export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
+  const run = createRun(deps);
   return async function processSubmitLead(job: Job, token?: string): Promise<SubmitLeadResult> {
+    try {
+      return await run(job, token);
+    } catch (error) {
+      if (!isNotReplicated(error)) throw error;
+      // A write its replicas did not confirm (a failover under way, docs/adr/0018): nothing was acted on after
+      // it. Run again shortly, from whatever the lead then says, without spending one of the job's attempts.
+      deps.logger.warn({ jobId: job.id, err: (error as Error).message }, 'write not replicated; retrying');
+      await job.moveToDelayed(deps.now() + NOT_REPLICATED_RETRY_MS, token);
+      throw new DelayedError();
+    }
+  };
+}
+
+/** How soon a run whose write was not replicated runs again. */
+const NOT_REPLICATED_RETRY_MS = 1000;
+
+function createRun(deps: SubmitLeadDeps) {
+  return async function runSubmitLead(job: Job, token?: string): Promise<SubmitLeadResult> {
     const lateness = pollLatenessSeconds(job.data, job.attemptsMade, deps.now());
     if (lateness !== undefined) deps.observe?.pollLateness(lateness);
     const { leadId } = LeadJobSchema.parse(job.data);

@@ -1,4 +1,9 @@
 import type { Redis } from 'ioredis';
+import {
+  NO_REPLICA_WAIT,
+  confirmReplicated,
+  type ReplicaWaitConfig,
+} from '@funnel/server-runtime/replica-wait';
 import type { WalkStep } from '../buyers/buyer-eligibility.js';
 
 /** Where one lead's walk stands, as persisted in Redis. */
@@ -131,7 +136,19 @@ export class WaterfallCursors {
   constructor(
     private readonly redis: Redis,
     private readonly keyPrefix: string,
+    /**
+     * Replicas that must hold each move of the walk before it is acted on (docs/adr/0018): a step marked posting
+     * before the buyer is called, an answer recorded before the walk goes on. Throws `WriteNotReplicatedError`.
+     */
+    private readonly replicaWait: ReplicaWaitConfig = NO_REPLICA_WAIT,
   ) {}
+
+  /** Runs a script that moves the walk, then, when it moved (`ok`), waits for the replicas. */
+  private async move<T extends string>(script: string, keys: number, ...args: (string | number)[]) {
+    const result = (await this.redis.eval(script, keys, ...args)) as T;
+    if (result === 'ok') await confirmReplicated(this.redis, this.replicaWait);
+    return result;
+  }
 
   key(leadId: string): string {
     return `${this.keyPrefix}waterfall:${leadId}`;
@@ -157,6 +174,7 @@ export class WaterfallCursors {
 
   async init(leadId: string, plan: WalkStep[], ttlMs: number): Promise<Cursor> {
     const flat = (await this.redis.eval(INIT, 1, this.key(leadId), JSON.stringify(plan), ttlMs)) as string[];
+    await confirmReplicated(this.redis, this.replicaWait);
     return parse(flat);
   }
 
@@ -171,7 +189,7 @@ export class WaterfallCursors {
     window: { startedAt: number; endsAt: number },
     caps: CapReservation,
   ): Promise<'ok' | 'capped' | 'stale'> {
-    return (await this.redis.eval(
+    return this.move<'ok' | 'capped' | 'stale'>(
       BEGIN,
       3,
       this.key(leadId),
@@ -184,12 +202,11 @@ export class WaterfallCursors {
       caps.perDay ?? 0,
       2 * HOUR_MS,
       2 * 24 * HOUR_MS,
-    )) as 'ok' | 'capped' | 'stale';
+    );
   }
 
   async pending(leadId: string, index: number, upstreamLeadId: string, checkKey: string) {
-    return (await this.redis.eval(PENDING, 1, this.key(leadId), index, upstreamLeadId, checkKey)) as
-      'ok' | 'stale';
+    return this.move<'ok' | 'stale'>(PENDING, 1, this.key(leadId), index, upstreamLeadId, checkKey);
   }
 
   /** Moves past step `index`; `declined` when its buyer answered and said no (not a timeout or an error). */
@@ -201,7 +218,7 @@ export class WaterfallCursors {
     rejectUrl = '',
     declined = false,
   ) {
-    return (await this.redis.eval(
+    return this.move<'ok' | 'stale'>(
       ADVANCE,
       1,
       this.key(leadId),
@@ -210,17 +227,16 @@ export class WaterfallCursors {
       release ? '1' : '0',
       rejectUrl,
       declined ? '1' : '0',
-    )) as 'ok' | 'stale';
+    );
   }
 
   /** Closes a walk its lead left unfinished, giving back the cap places of an attempt still in flight. */
   async close(leadId: string) {
-    return (await this.redis.eval(CLOSE, 1, this.key(leadId))) as 'ok' | 'stale';
+    return this.move<'ok' | 'stale'>(CLOSE, 1, this.key(leadId));
   }
 
   async sold(leadId: string, index: number, result: SoldResult) {
-    return (await this.redis.eval(SOLD, 1, this.key(leadId), index, JSON.stringify(result))) as
-      'ok' | 'stale';
+    return this.move<'ok' | 'stale'>(SOLD, 1, this.key(leadId), index, JSON.stringify(result));
   }
 }
 
