@@ -43,6 +43,8 @@ async function exported(): Promise<Set<string>> {
     async () => 0,
     async () => false,
   );
+  // With a buyers file: each buyer's calls in flight.
+  worker.watchBulkheads(['example-buyer'], () => 0);
   const names = [...bff.registry.getMetricsAsArray(), ...worker.registry.getMetricsAsArray()].map(
     (metric) => metric.name,
   );
