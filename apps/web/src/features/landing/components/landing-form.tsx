@@ -69,6 +69,8 @@ export function LandingForm({ initialLoanReason, landingParams, firstFieldRef }:
     <form
       ref={attachForm}
       className={styles.form}
+      // POST, never GET: answers typed on the page before the app loads must not end up in the address.
+      method="post"
       noValidate
       aria-labelledby="landing-form-title"
       onSubmit={(event) => {
@@ -122,7 +124,8 @@ export function LandingForm({ initialLoanReason, landingParams, firstFieldRef }:
       <Button type="submit" wide busy={busy} busyLabel="Starting…">
         Get Started
       </Button>
-      <p className={styles.consent}>
+      {/* A div, not a p: the Rates & Fees button brings its <dialog>, which a paragraph cannot hold. */}
+      <div className={styles.consent}>
         <ConsentDisclosure>
           By clicking Get Started you agree to our <Link to="/privacy">Privacy Policy</Link>,{' '}
           <Link to="/terms-of-use">Terms of Use</Link>, <RatesAndFeesButton />,{' '}
@@ -130,7 +133,7 @@ export function LandingForm({ initialLoanReason, landingParams, firstFieldRef }:
           <Link to="/credit-authorization-agreement">Credit Authorization Agreement</Link>. Our service is
           free.
         </ConsentDisclosure>
-      </p>
+      </div>
     </form>
   );
 }
