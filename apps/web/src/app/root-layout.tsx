@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { SiteFrame } from '@/components/layout/site-frame';
 import { PageLoader } from '@/components/ui/page-loader';
 import { isSessionExpiredState } from '@/hooks/use-expire-session';
+import { useHydrated } from '@/lib/hydration';
 import { usePublicConfig } from '@/lib/public-config';
 import { replayEarlyInput } from './early-input';
 import { SessionExpiredScreen } from './session-expired-screen';
@@ -15,7 +16,8 @@ import { SessionExpiredScreen } from './session-expired-screen';
  */
 export function RootLayout() {
   const { pathname, state } = useLocation();
-  const expired = isSessionExpiredState(state);
+  // History state is the browser's alone: the render that hydrates the prerendered page reads none.
+  const expired = useHydrated() && isSessionExpiredState(state);
   usePublicConfig();
   // Not on the first render: the page was painted before, and a visitor may have scrolled it already.
   const painted = useRef(false);

@@ -1,4 +1,4 @@
-import { useState, type RefObject } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { LandingParams } from '@funnel/contracts/attribution';
 import { ZIP_CODE_NOT_FOUND } from '@funnel/contracts/messages';
@@ -63,6 +63,12 @@ export function LandingForm({ initialLoanReason, landingParams, firstFieldRef }:
       postClientLog({ pretext: 'Creating a lead failed', text: describeError(error), type: 'error' });
     },
   });
+  // A deep link's loan reason arrives after hydration (the prerendered form has the default): chosen then,
+  // unless the visitor has already picked one.
+  useEffect(() => {
+    if (initialLoanReason && !form.getFieldState('loanReason').isDirty)
+      form.setValue('loanReason', initialLoanReason);
+  }, [initialLoanReason, form]);
   const zip = useZipPlace(form.watch('zipCode'));
 
   return (
