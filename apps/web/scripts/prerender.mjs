@@ -1,7 +1,8 @@
 // Run after both Vite builds (the browser's, then the prerender's SSR build): writes every borrower route as a
 // page of real HTML (docs/adr/0019-html-first-borrower-screens.md). Each page is dist/index.html with the
 // screen rendered into #root, `modulepreload` links for the route's own chunks, so the browser fetches the entry
-// and the screen's code at once (no entry → router → lazy route waterfall), and every stylesheet the page needs
+// and the screen's code at once (no entry → router → lazy route waterfall), all at `fetchpriority="low"` (the page
+// paints without them), and every stylesheet the page needs
 // inlined in <style> (about 4 kB gzip): nothing blocks the first paint. Each inlined sheet keeps a `disabled`
 // <link> (never fetched) so Vite's loader knows it is there and does not add it again on a later route. The BFF serves
 // dist/html/<route>.html for /<route>, and dist/index.html for any other address: that shell (for `/`, which
@@ -56,7 +57,7 @@ const inline = (file) =>
   `<link rel="stylesheet" href="/${file}" disabled>`;
 
 /** The `<link>`s for `pathname`'s own chunks and stylesheets that the shell does not already have. */
-function linksFor(pathname, { inlineStyles }) {
+function linksFor(pathname, { inlineStyles, priority = '' }) {
   const { scripts, styles } = assetsOf(routeSources(pathname));
   return [
     ...[...styles]
@@ -64,17 +65,26 @@ function linksFor(pathname, { inlineStyles }) {
       .map((file) => (inlineStyles ? inline(file) : `<link rel="stylesheet" href="/${file}">`)),
     ...[...scripts]
       .filter((file) => !template.includes(file))
-      .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+      .map((file) => `<link rel="modulepreload" crossorigin ${priority}href="/${file}">`),
   ].join('');
 }
 
 /** The shell's own stylesheets (the entry's), inlined in place so the cascade keeps its order. */
-const inlinedShell = template.replace(STYLESHEET, (_, file) => inline(file));
+const LOW = 'fetchpriority="low" ';
+const inlinedShell = template
+  .replace(STYLESHEET, (_, file) => inline(file))
+  // The page paints without its code, so the code is not urgent: at low priority it never competes with the
+  // HTML's own paint (and Lighthouse's simulation no longer counts it as blocking the first contentful paint).
+  .replace(/<script type="module" crossorigin /g, `$&${LOW}`)
+  .replace(/<link rel="modulepreload" crossorigin /g, `$&${LOW}`);
+if (!inlinedShell.includes(`<script type="module" crossorigin ${LOW}`)) {
+  throw new Error('dist/index.html has no module script: has Vite changed its tags?');
+}
 
 const paths = prerenderedPaths();
 for (const pathname of paths) {
   const body = await render(pathname);
-  const links = linksFor(pathname, { inlineStyles: true });
+  const links = linksFor(pathname, { inlineStyles: true, priority: LOW });
   // The screen's <title> (React leaves it where it was rendered) goes to the head, in place of the shell's.
   const title = /^<title>.*?<\/title>/.exec(body)?.[0];
   const page = inlinedShell

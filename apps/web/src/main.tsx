@@ -24,8 +24,12 @@ function app() {
 if (container.firstElementChild === null) {
   createRoot(container).render(app());
 } else {
-  void loadRoutesFor(window.location.pathname).then(() => {
-    captureEarlyInput(container);
-    hydrateRoot(container, app());
-  });
+  // A chunk that failed to download (a release replaced it) still hydrates: the router then loads the route
+  // itself, shows its error screen if it must, and React redraws what differs instead of leaving a dead page.
+  void loadRoutesFor(window.location.pathname)
+    .catch(() => undefined)
+    .then(() => {
+      captureEarlyInput(container);
+      hydrateRoot(container, app());
+    });
 }

@@ -16,7 +16,8 @@ const lazySources = new Map<LazyRoute, string>();
 
 /**
  * A route's `lazy`: the screen's code is downloaded the first time the route is visited. `source` is the module
- * `load` imports (the prerender checks it against the build's manifest, so a wrong one fails the build).
+ * `load` imports, as the Vite manifest names it (scripts/prerender.mjs fails the build on a name the manifest
+ * lacks).
  */
 function screen(source: string, load: () => Promise<ScreenModule>): LazyRoute {
   const lazy: LazyRoute = async () => ({ Component: (await load()).default });
