@@ -304,7 +304,23 @@ export async function runFailover(short: boolean): Promise<boolean> {
       log(`:${survivor.port} promoted after ${promotedS.toFixed(1)} s; starting :${victim.port} again`);
       // As it was: its own AOF and command line. The Sentinels find it and make it a replica of the new primary.
       await victim.start();
-      await until('the old primary to return as a replica', 60_000, () => replicaOf(victim, survivor));
+      // Sentinel turns the restarted node into a replica within seconds on a quiet machine (8–18 s measured); under
+      // load it may first sit out 30 s in TILT mode (its timer fell behind), so the wait allows for that twice.
+      await until('the old primary to return as a replica', 150_000, () => replicaOf(victim, survivor)).catch(
+        async (error: unknown) => {
+          const info = await nodeClients
+            .get(victim.port)!
+            .info('replication')
+            .catch(() => '(no answer)');
+          log(
+            `:${victim.port} replication: ${info
+              .split('\r\n')
+              .filter((line) => /^(role|master_port|master_link_status):/.test(line))
+              .join(' ')}`,
+          );
+          throw error;
+        },
+      );
       const rejoinedS = (Date.now() - killedAt) / 1000;
       log(`:${victim.port} is a synced replica of :${survivor.port} after ${rejoinedS.toFixed(1)} s`);
       const after = (ok: (p: (typeof probes)[number]) => boolean) =>
