@@ -1,6 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { BRAND_NAME } from '@/config/brand';
-import { typingBeforeHydration } from '@/lib/hydration';
 
 interface PageHeadingProps {
   children: ReactNode;
@@ -18,8 +17,6 @@ interface PageHeadingProps {
 export function PageHeading({ children, documentTitle, id, className }: PageHeadingProps) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    // Not when the app takes over a prerendered page the visitor is already typing in.
-    if (typingBeforeHydration()) return;
     ref.current?.focus({ preventScroll: true });
   }, []);
   const tabTitle = documentTitle ?? (typeof children === 'string' ? children : undefined);

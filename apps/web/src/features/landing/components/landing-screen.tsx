@@ -8,7 +8,6 @@ import { PageHeading } from '@/components/ui/page-heading';
 import { PageLoader } from '@/components/ui/page-loader';
 import { BRAND_NAME } from '@/config/brand';
 import { useLead } from '@/lib/get-lead';
-import { useHydrated } from '@/lib/hydration';
 import { describeError, postClientLog } from '@/lib/post-client-log';
 import { useCreateLead } from '../api/create-lead';
 import { readDeepLink } from '../utils/read-deep-link';
@@ -67,10 +66,7 @@ export default function LandingScreen() {
     );
   }, [deepLink, landingParams, navigate, createLead]);
 
-  // The prerendered /start has no query: the render that hydrates it draws the plain form too.
-  const hydrated = useHydrated();
-
-  if (hydrated && deepLink?.request && !deepLinkFailed) {
+  if (deepLink?.request && !deepLinkFailed) {
     return <PageLoader fullPage message="Preparing your loan request…" />;
   }
 
@@ -97,7 +93,7 @@ export default function LandingScreen() {
               <ResumeOffer lead={resumable} onStartedOver={() => setStartedOver(true)} />
             ) : (
               <LandingForm
-                initialLoanReason={hydrated ? deepLink?.loanReason : undefined}
+                initialLoanReason={deepLink?.loanReason}
                 landingParams={landingParams}
                 firstFieldRef={firstFieldRef}
               />
