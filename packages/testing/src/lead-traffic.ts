@@ -20,7 +20,9 @@ export function borrowerLead(n: number, webhookUrl?: string): Record<string, unk
   return {
     ...partnerLeadBody(),
     ...(webhookUrl ? { webhookUrl } : {}),
-    socialSecurityNumber: `${100 + (n % 500)}-${String(10 + Math.floor(n / 500)).padStart(2, '0')}-${String(1000 + n).padStart(4, '0')}`,
+    // Area 100–599 and group 10–99 make each of the first 45,000 borrowers distinct; the serial stays 1–9999
+    // however many there are (a failover run's retries passed 9,000 and made a five-digit serial).
+    socialSecurityNumber: `${100 + (n % 500)}-${String(10 + (Math.floor(n / 500) % 90)).padStart(2, '0')}-${String(1 + (n % 9999)).padStart(4, '0')}`,
     email: `borrower.${n}@example.com`,
   };
 }
