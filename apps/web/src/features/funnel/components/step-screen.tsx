@@ -1,6 +1,7 @@
 import type { KeyboardEvent, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { getStep, previousStep, type StepName } from '@funnel/contracts/steps';
+import { FormError } from '@/components/form/form-error';
 import { Button } from '@/components/ui/button';
 import { PageHeading } from '@/components/ui/page-heading';
 import type { StepForm } from '../hooks/use-step-form';
@@ -85,11 +86,7 @@ export function StepScreen({
         }}
       >
         {children}
-        {formError && (
-          <p className={styles.formError} role="alert">
-            {formError}
-          </p>
-        )}
+        <FormError message={formError} />
         <Button type="submit" wide busy={busy} busyLabel={busyLabel}>
           {submitLabel}
         </Button>

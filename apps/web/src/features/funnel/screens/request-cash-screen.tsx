@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { SUBMIT_BUTTONS } from '@funnel/contracts/consent';
+import { FormError } from '@/components/form/form-error';
 import { Button } from '@/components/ui/button';
 import { PageHeading } from '@/components/ui/page-heading';
 import { isSessionExpired, useExpireSession } from '@/hooks/use-expire-session';
@@ -53,11 +54,7 @@ export default function RequestCashScreen() {
         Your request is ready
       </PageHeading>
       <p>We have all the answers we need. Send your request to lenders in our network now.</p>
-      {failure && (
-        <p className={styles.formError} role="alert">
-          {failure}
-        </p>
-      )}
+      <FormError message={failure} />
       <Button wide busy={busy} busyLabel="Sending your request…" onClick={() => void requestCash()}>
         {SUBMIT_BUTTONS.REQUEST_CASH}
       </Button>
