@@ -25,6 +25,7 @@ import webApp from './plugins/web-app.js';
 import type { ReferenceData } from './reference-data/reference-data.js';
 import adminRoutes from './routes/admin.js';
 import operatorSessionRoutes from './routes/operator-session.js';
+import leadJourneyRoutes from './routes/lead-journey.js';
 import reportRoutes from './routes/reports.js';
 import { openDatabase } from '@funnel/db/database';
 import { deleteConsents } from '@funnel/db/consent-archive';
@@ -125,7 +126,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     sealer,
     hashSecret: env.SUPPRESSION_HASH_SECRET,
     ...(db
-      ? { archive: { deleteConsents: (leadIds: readonly string[]) => deleteConsents(db, leadIds) } }
+      ? {
+          archive: { deleteConsents: (leadIds: readonly string[]) => deleteConsents(db, leadIds) },
+          recordEvents: true,
+        }
       : {}),
   });
   await app.register(globalPrivacyControl);
@@ -162,6 +166,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(adminRoutes, { db, sealer });
       await api.register(operatorSessionRoutes);
       await api.register(reportRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
+      await api.register(leadJourneyRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
       await api.register(partnerRoutes, {
         keyPrefix: env.REDIS_KEY_PREFIX,
         fixedNames: env.PARTNER_NAMES,

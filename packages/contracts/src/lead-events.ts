@@ -65,6 +65,11 @@ export const LeadEventSchema = z.discriminatedUnion('type', [
     /** The buyer's field errors in our field names; never the values. */
     fieldErrors: z.array(MappedFieldErrorSchema).max(100).default([]),
   }),
+  /**
+   * The lead's personal data was erased on a verified deletion request (ADR 0007): what the system of record
+   * holds of it (these events) names nobody and stays; the consent evidence went with it.
+   */
+  z.object({ ...base, type: z.literal('erased'), requestId: z.string().max(80) }),
 ]);
 export type LeadEvent = z.infer<typeof LeadEventSchema>;
 export type LeadEventType = LeadEvent['type'];

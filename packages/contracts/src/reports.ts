@@ -9,7 +9,7 @@ import { STEP_NAMES } from './landing.js';
 const IsoDaySchema = z.iso.date();
 
 /** A calendar day 'YYYY-MM-DD', with messages that name the query parameter `name` (issue 33). */
-function isoDay(name: string) {
+export function isoDay(name: string) {
   return z.iso.date({
     error: (issue) =>
       issue.input === undefined
@@ -19,7 +19,7 @@ function isoDay(name: string) {
 }
 
 /** An optional text filter: trimmed, not empty, at most `max` characters. */
-function textFilter(name: string, max: number) {
+export function textFilter(name: string, max: number) {
   return z
     .string({ error: `${name} must be text.` })
     .trim()

@@ -73,3 +73,8 @@ export function duplicateOutcomeEvent(leadId: string, outcome: Outcome, at: Date
     secondsToDecision: 0,
   };
 }
+
+/** A lead erased on a verified deletion request: its journey in the system of record says so. */
+export function erasedEvent(leadId: string, requestId: string, at: Date): LeadEvent {
+  return { eventId: eventId(leadId, 'erased'), leadId, at: at.toISOString(), type: 'erased', requestId };
+}

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { DiskErasure } from '@funnel/lead-store/disk-erasure';
+import { EventOutbox } from '@funnel/lead-store/event-outbox';
 import { SuppressionList, type RequestSealer } from '@funnel/lead-store/suppression-list';
 import { ContactDeletion } from '../privacy/contact-deletion.js';
 import { PrivacyRequests } from '../privacy/privacy-requests.js';
@@ -21,11 +22,13 @@ export interface PrivacyServicesOptions {
   sealer: RequestSealer;
   /** The consent archive in the system of record, when one is configured: erasure reaches it too. */
   archive?: { deleteConsents(leadIds: readonly string[]): Promise<number> };
+  /** Whether a system of record drains the lead events: erasures then append one per erased lead. */
+  recordEvents?: boolean;
 }
 
 /** Wires the privacy requests and the suppression list they feed onto the app. */
 export default fp<PrivacyServicesOptions>(
-  async (app, { keyPrefix, hashSecret, sealer, archive }) => {
+  async (app, { keyPrefix, hashSecret, sealer, archive, recordEvents }) => {
     const suppression = new SuppressionList(app.redis, { keyPrefix, hashSecret, sealer });
     app.decorate('suppressionList', suppression);
     app.decorate('privacyRequests', new PrivacyRequests({ suppression, leads: app.leadStore }));
@@ -39,6 +42,7 @@ export default fp<PrivacyServicesOptions>(
         suppression,
         disk: new DiskErasure(app.redis, { keyPrefix }),
         ...(archive ? { archive } : {}),
+        ...(recordEvents ? { events: new EventOutbox(app.redis, { keyPrefix }) } : {}),
       }),
     );
   },

@@ -3,9 +3,11 @@ import { CLIENT_TO_SERVER } from '@funnel/contracts/fields';
 import type { BorrowerIndex } from '@funnel/lead-store/borrower-index';
 import type { ContactIndex } from '@funnel/lead-store/contact-index';
 import type { DiskErasure } from '@funnel/lead-store/disk-erasure';
+import type { EventOutbox } from '@funnel/lead-store/event-outbox';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
 import type { SuppressionList } from '@funnel/lead-store/suppression-list';
 import type { LeadJobs } from '../jobs/lead-jobs.js';
+import { erasedEvent } from '../lead/lead-events.js';
 
 export interface ContactDeletionDeps {
   store: LeadStore;
@@ -17,6 +19,9 @@ export interface ContactDeletionDeps {
   disk: Pick<DiskErasure, 'markErased'>;
   /** The consent archive in PostgreSQL (when configured): the person's records there go too. */
   archive?: { deleteConsents(leadIds: readonly string[]): Promise<number> };
+  /** The system of record's event outbox (when configured): each erased lead's journey says it was erased. */
+  events?: Pick<EventOutbox, 'append'>;
+  now?: () => Date;
 }
 
 /** The sealed answers an erasure opens: the email and phone whose index entries it drops. */
@@ -51,6 +56,8 @@ export class ContactDeletion {
     await this.deps.contactIndex.forget(contact);
 
     const requestId = await this.deps.suppression.recordDeletion(contact, { leadsDeleted, jobsRemoved });
+    const at = this.deps.now?.() ?? new Date();
+    for (const leadId of leadIds) await this.deps.events?.append(erasedEvent(leadId, requestId, at));
     // Last: the rewrite must come after everything above has left Redis's memory.
     await this.deps.disk.markErased();
     return { requestId, leadsDeleted, jobsRemoved };

@@ -1,0 +1,70 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import * as z from 'zod';
+import { ApiErrorSchema } from '@funnel/contracts/errors';
+import {
+  LEAD_SEARCH_LIMIT,
+  LeadJourneySchema,
+  LeadSearchQuerySchema,
+  LeadSearchResultSchema,
+} from '@funnel/contracts/lead-journey';
+import { leadJourney, searchLeads } from '@funnel/db/lead-journey';
+import { HttpError } from '../http-error.js';
+import { readSystemOfRecord } from '../system-of-record/read-system-of-record.js';
+import type { ReportRoutesOptions } from './reports.js';
+
+const security: Array<Record<string, string[]>> = [{ adminToken: [] }, { operatorSession: [] }];
+const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 503: ApiErrorSchema };
+
+/** The operator's lead search and one lead's journey, read from the system of record (issue 33). */
+const leadJourneyRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, options) => {
+  app.addHook('onRequest', app.requireOperator);
+
+  app.get(
+    '/admin/leads',
+    {
+      schema: {
+        summary: 'Search leads',
+        description:
+          `The leads matching every given filter, newest first, at most ${LEAD_SEARCH_LIMIT}; \`more\` says ` +
+          'that more matched. `from` and `to` are calendar days in the business time zone (`to` included); ' +
+          '`buyer` finds the leads offered to that buyer; `outcome=pending` the leads without a final outcome.',
+        tags: ['admin'],
+        security,
+        querystring: LeadSearchQuerySchema,
+        response: { 200: LeadSearchResultSchema, ...errors },
+      },
+    },
+    async (request) =>
+      readSystemOfRecord(options.db, 'The leads', request.log, (db) =>
+        searchLeads(db, request.query, options.timeZone),
+      ),
+  );
+
+  app.get(
+    '/admin/leads/:leadId',
+    {
+      schema: {
+        summary: "A lead's journey",
+        description:
+          'Every event the system of record holds for the lead, oldest first: its creation and attribution, ' +
+          'each step saved (the step and time; never the answer), the consent evidence (the text version and ' +
+          'hash, the button, the page; who consented stays sealed), the submission, each buyer attempt with ' +
+          'its price, latency, answer and mapped field errors, the outcome and the host the borrower was sent ' +
+          'to, and any privacy request that named it. A lead erased on a deletion request says so (`erased`).',
+        tags: ['admin'],
+        security,
+        params: z.object({ leadId: z.string().min(16).max(64) }),
+        response: { 200: LeadJourneySchema, 404: ApiErrorSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const journey = await readSystemOfRecord(options.db, 'The lead', request.log, (db) =>
+        leadJourney(db, request.params.leadId),
+      );
+      if (!journey) throw new HttpError(404, 'NOT_FOUND', 'No lead with this id is in the system of record.');
+      return journey;
+    },
+  );
+};
+
+export default leadJourneyRoutes;

@@ -1,0 +1,224 @@
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LeadEventSchema, type LeadEvent } from '@funnel/contracts/lead-events';
+import { STEP_NAMES } from '@funnel/contracts/steps';
+import { archiveConsents } from '@funnel/db/consent-archive';
+import { migrate, openDatabase, type Database } from '@funnel/db/database';
+import { recordEvents } from '@funnel/db/record-events';
+import { EventOutbox } from '@funnel/lead-store/event-outbox';
+import { FieldCipher } from '@funnel/lead-store/field-cipher';
+import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
+import { submittedLead } from './complete-lead.js';
+import { FUNNEL_NOW, STEP_ANSWERS } from './funnel-answers.js';
+import { startTestApp, type TestApp } from './test-app.js';
+
+const TOKEN = 'operator-'.padEnd(40, 'j');
+const auth = { authorization: `Bearer ${TOKEN}` };
+
+/** A borrower whose answers are easy to spot in any response. */
+const EMAIL = 'journey.person@example.com';
+const SSN = '321-54-9877';
+const PERSONAL = [EMAIL, SSN, '321549877', 'Maria', 'Garcia', '1988-04-09', '000123456789', '127.0.0.1'];
+
+describe("any lead's journey (issue 33): the operator's lead search and a lead's timeline", () => {
+  const schema = testSchema('bffjourney');
+  const url = `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  let db: Kysely<Database>;
+  let t: TestApp;
+  let leadId: string;
+
+  /** What the worker's drain does, inline: every event in the stream, written once. */
+  async function drain(): Promise<void> {
+    const key = new EventOutbox(t.redis, { keyPrefix: t.env.REDIS_KEY_PREFIX }).key;
+    const entries = await t.redis.xrange(key, '-', '+');
+    await recordEvents(
+      db,
+      entries.map(([, fields]) => LeadEventSchema.parse(JSON.parse(fields[1]!))),
+    );
+  }
+
+  /** What the worker records for this lead: two buyers tried, the second buys it. */
+  function workerEvents(id: string): LeadEvent[] {
+    const at = (seconds: number) => new Date(FUNNEL_NOW.getTime() + seconds * 1000).toISOString();
+    const attempt = (
+      step: number,
+      buyer: string,
+      result: 'rejected' | 'sold',
+      price?: number,
+    ): LeadEvent => ({
+      eventId: `${id}.attempt.${step}`,
+      leadId: id,
+      at: at(2 + step),
+      type: 'buyer_attempt',
+      attemptKey: `${id}:${step}`,
+      step,
+      buyer,
+      tier: 0,
+      floor: 40,
+      result,
+      latencyMs: 420 + step,
+      fieldErrors:
+        result === 'rejected'
+          ? [{ field: 'employerPhone', buyerField: 'WorkPhone', description: 'Work phone is not valid' }]
+          : [],
+      ...(price !== undefined ? { price } : {}),
+    });
+    return [
+      attempt(0, 'buyer-east', 'rejected'),
+      attempt(1, 'buyer-west', 'sold', 55),
+      {
+        eventId: `${id}.outcome`,
+        leadId: id,
+        at: at(4),
+        type: 'outcome',
+        outcome: 'sold',
+        redirectHost: 'lender.example',
+        secondsToDecision: 4,
+      },
+    ];
+  }
+
+  async function get(path: string) {
+    const response = await t.app.inject({ method: 'GET', url: `/api/v1/admin/${path}`, headers: auth });
+    return { status: response.statusCode, body: response.json(), text: response.body };
+  }
+
+  beforeAll(async () => {
+    db = openDatabase({ url: testDatabaseUrl(), schema });
+    await migrate(db, schema);
+    t = await startTestApp({ now: () => FUNNEL_NOW, env: { DATABASE_URL: url, ADMIN_API_TOKEN: TOKEN } });
+    ({ id: leadId } = await submittedLead(t.app, {
+      landing: {
+        amount: 1000,
+        loanReason: 'MEDICAL',
+        zipCode: '10001',
+        landingParams: { pubs: 'aff-journey' },
+      },
+      steps: STEP_ANSWERS.map(([step, answer]) => [
+        step,
+        step === 'email' ? { email: EMAIL } : step === 'ssn' ? { socialSecurityNumber: SSN } : answer,
+      ]),
+    }));
+    // The worker's drain archives the consent (sealed) and records the buyers' attempts and the outcome.
+    const copy = await t.app.leadStore.getRetainedConsent(leadId);
+    await archiveConsents(db, [copy!], {
+      sealer: new FieldCipher(t.env.FIELD_ENCRYPTION_KEYS),
+      retentionDays: 1826,
+    });
+    await recordEvents(db, workerEvents(leadId));
+    await drain();
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.destroy();
+    await dropSchema(schema);
+  });
+
+  it('finds the lead by its id, its affiliate and day, the buyer it was offered to, and its outcome', async () => {
+    for (const query of [
+      `leadId=${leadId}`,
+      'affiliate=aff-journey&from=2026-11-17&to=2026-11-17',
+      'buyer=buyer-east',
+      'buyer=buyer-west&outcome=sold&source=funnel',
+    ]) {
+      const { status, body } = await get(`leads?${query}`);
+      expect(status, query).toBe(200);
+      expect(
+        body.leads.map((lead: { leadId: string }) => lead.leadId),
+        query,
+      ).toEqual([leadId]);
+    }
+    const { body } = await get(`leads?leadId=${leadId}`);
+    expect(body).toEqual({
+      leads: [
+        {
+          leadId,
+          createdAt: FUNNEL_NOW.toISOString(),
+          source: 'funnel',
+          affiliate: 'aff-journey',
+          amount: 1000,
+          state: 'NY',
+          submittedAt: FUNNEL_NOW.toISOString(),
+          outcome: 'sold',
+          outcomeReason: null,
+        },
+      ],
+      more: false,
+    });
+    // Filters that rule it out find nothing.
+    for (const query of ['affiliate=aff-other', 'buyer=buyer-north', 'outcome=pending', 'from=2026-11-18']) {
+      expect((await get(`leads?${query}`)).body.leads, query).toEqual([]);
+    }
+  });
+
+  it('shows every step, the consent evidence, each attempt and the outcome in order, and no answer', async () => {
+    const { status, body, text } = await get(`leads/${leadId}`);
+    expect(status).toBe(200);
+    for (const value of PERSONAL) expect(text).not.toContain(value);
+    expect(body.erased).toBe(false);
+
+    const kinds = body.timeline.map((entry: { kind: string; event?: { type: string } }) =>
+      entry.kind === 'event' ? entry.event!.type : entry.kind,
+    );
+    expect(kinds[0]).toBe('created');
+    expect(kinds.filter((kind: string) => kind === 'step_completed')).toHaveLength(STEP_ANSWERS.length);
+    expect(kinds.slice(-4)).toEqual(['submitted', 'buyer_attempt', 'buyer_attempt', 'outcome']);
+    const steps = body.timeline
+      .filter((entry: { event?: { type: string } }) => entry.event?.type === 'step_completed')
+      .map((entry: { event: { step: string } }) => entry.event.step);
+    expect(steps).toEqual(STEP_NAMES.filter((step) => steps.includes(step)));
+
+    const consent = body.timeline.find((entry: { kind: string }) => entry.kind === 'consent');
+    expect(consent.consent).toMatchObject({
+      button: 'REQUEST_FUNDS',
+      pageUrl: expect.stringContaining('/ssn'),
+    });
+    expect(consent.consent.textSha256).toMatch(/^[a-f0-9]{64}$/);
+
+    const attempts = body.timeline.filter(
+      (entry: { event?: { type: string } }) => entry.event?.type === 'buyer_attempt',
+    );
+    expect(attempts.map((entry: { event: object }) => entry.event)).toEqual([
+      expect.objectContaining({ buyer: 'buyer-east', result: 'rejected', latencyMs: 420 }),
+      expect.objectContaining({ buyer: 'buyer-west', result: 'sold', price: 55, latencyMs: 421 }),
+    ]);
+    expect(attempts[0].event.fieldErrors).toEqual([
+      { field: 'employerPhone', buyerField: 'WorkPhone', description: 'Work phone is not valid' },
+    ]);
+    expect(body.timeline.at(-1).event).toMatchObject({ outcome: 'sold', redirectHost: 'lender.example' });
+  });
+
+  it('after a deletion request, shows what is left and says the lead was erased', async () => {
+    const erased = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/deletion-requests',
+      payload: { email: EMAIL },
+      headers: auth,
+    });
+    expect(erased.json().leadsDeleted).toBe(1);
+    await drain();
+
+    const { body } = await get(`leads/${leadId}`);
+    expect(body.erased).toBe(true);
+    expect(body.timeline.find((entry: { kind: string }) => entry.kind === 'consent')).toBeUndefined();
+    expect(body.timeline.at(-1).event).toMatchObject({ type: 'erased', requestId: erased.json().requestId });
+    // The journey itself (steps, attempts, outcome) names nobody, so it stays.
+    expect(
+      body.timeline.filter((entry: { event?: { type: string } }) => entry.event?.type === 'buyer_attempt'),
+    ).toHaveLength(2);
+  });
+
+  it('answers an unknown lead with 404, a bad filter with its message, and no operator with 401', async () => {
+    expect((await get('leads/unknown-lead-id-0000000000')).status).toBe(404);
+    const badOutcome = await get('leads?outcome=maybe&from=2026-11');
+    expect(badOutcome.status).toBe(400);
+    expect(badOutcome.body.error.fields).toEqual({
+      outcome: 'outcome must be one of: pending, sold, rejected, no_lender.',
+      from: 'from must be a date as YYYY-MM-DD, such as 2026-11-10.',
+    });
+    const badRange = await get('leads?from=2026-11-30&to=2026-11-01');
+    expect(badRange.body.error.fields).toEqual({ to: "'from' must not be after 'to'." });
+    const anonymous = await t.app.inject({ method: 'GET', url: `/api/v1/admin/leads/${leadId}` });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});

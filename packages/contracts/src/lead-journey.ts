@@ -1,0 +1,93 @@
+/**
+ * Any lead's journey (issue 33): the operator's lead search and one lead's timeline, read from the system of
+ * record. Ids, times, names of steps and buyers, prices and outcomes only: never an answer a person typed.
+ */
+import * as z from 'zod';
+import { LeadEventSchema } from './lead-events.js';
+import { OUTCOMES } from './lead-outcome.js';
+import { LEAD_SOURCES, LeadSourceSchema, isoDay, textFilter } from './reports.js';
+
+/** The most leads one search answers, newest first. */
+export const LEAD_SEARCH_LIMIT = 50;
+
+export const LeadSearchQuerySchema = z
+  .object({
+    leadId: textFilter('leadId', 64),
+    from: isoDay('from').optional(),
+    to: isoDay('to').optional(),
+    affiliate: textFilter('affiliate', 512),
+    source: z.enum(LEAD_SOURCES, { error: `source must be one of: ${LEAD_SOURCES.join(', ')}.` }).optional(),
+    /** `pending`: submitted or not, no final outcome yet. */
+    outcome: z.enum(OUTCOMES, { error: `outcome must be one of: ${OUTCOMES.join(', ')}.` }).optional(),
+    /** Leads offered to this buyer (any attempt, whatever its result). */
+    buyer: textFilter('buyer', 40),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, {
+    error: "'from' must not be after 'to'.",
+    path: ['to'],
+  });
+export type LeadSearchQuery = z.infer<typeof LeadSearchQuerySchema>;
+
+export const LeadSearchRowSchema = z.object({
+  leadId: z.string(),
+  createdAt: z.string().nullable(),
+  source: LeadSourceSchema.nullable(),
+  affiliate: z.string().nullable(),
+  amount: z.number().nullable(),
+  state: z.string().nullable(),
+  submittedAt: z.string().nullable(),
+  outcome: z.enum(OUTCOMES),
+  outcomeReason: z.string().nullable(),
+});
+export type LeadSearchRow = z.infer<typeof LeadSearchRowSchema>;
+
+export const LeadSearchResultSchema = z
+  .object({
+    leads: z.array(LeadSearchRowSchema),
+    /** True when more leads matched than {@link LEAD_SEARCH_LIMIT}: narrow the search to see them. */
+    more: z.boolean(),
+  })
+  .meta({ id: 'LeadSearchResult' });
+export type LeadSearchResult = z.infer<typeof LeadSearchResultSchema>;
+
+/** The consent evidence as the archive keeps it in clear: who consented and from where stay sealed. */
+const JourneyConsentSchema = z.object({
+  version: z.string(),
+  textSha256: z.string(),
+  button: z.string(),
+  pageUrl: z.string(),
+  partnerListVersion: z.string().optional(),
+  trustedForm: z.boolean(),
+  retainedUntil: z.string(),
+});
+
+/** A deletion, unsubscribe or do-not-sell request that named the lead. */
+const JourneyPrivacyRequestSchema = z.object({
+  requestId: z.string(),
+  type: z.string(),
+  source: z.string(),
+  erasedAt: z.string().nullable(),
+});
+
+/** One line of the timeline, oldest first. */
+export const JourneyEntrySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('event'), at: z.string(), event: LeadEventSchema }),
+  z.object({ kind: z.literal('consent'), at: z.string(), consent: JourneyConsentSchema }),
+  z.object({ kind: z.literal('privacy_request'), at: z.string(), request: JourneyPrivacyRequestSchema }),
+]);
+export type JourneyEntry = z.infer<typeof JourneyEntrySchema>;
+
+export const LeadJourneySchema = z
+  .object({
+    leadId: z.string(),
+    summary: LeadSearchRowSchema,
+    timeline: z.array(JourneyEntrySchema),
+    /**
+     * The lead's personal data was erased on a deletion request (its `erased` event is in the timeline): what is
+     * shown is what the system of record still holds (ids, times, steps, attempts, outcome); the consent
+     * evidence is gone.
+     */
+    erased: z.boolean(),
+  })
+  .meta({ id: 'LeadJourney' });
+export type LeadJourney = z.infer<typeof LeadJourneySchema>;
