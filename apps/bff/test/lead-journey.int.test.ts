@@ -10,6 +10,7 @@ import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { submittedLead } from './complete-lead.js';
 import { FUNNEL_NOW, STEP_ANSWERS } from './funnel-answers.js';
+import { partnerKey } from './partner-keys.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
 const TOKEN = 'operator-'.padEnd(40, 'j');
@@ -19,6 +20,28 @@ const auth = { authorization: `Bearer ${TOKEN}` };
 const EMAIL = 'journey.person@example.com';
 const SSN = '321-54-9877';
 const PERSONAL = [EMAIL, SSN, '321549877', 'Maria', 'Garcia', '1988-04-09', '000123456789', '127.0.0.1'];
+const ACME = partnerKey('acme', 'aff-acme');
+const PARTNER_PHONE = '(718) 555-0177';
+
+/** A complete partner lead of another borrower (so it is no duplicate of the funnel one). */
+function partnerLead(): Record<string, unknown> {
+  return {
+    amount: 500,
+    loanReason: 'MEDICAL',
+    ...Object.assign({}, ...STEP_ANSWERS.map(([, answer]) => answer)),
+    email: 'partner.borrower@example.com',
+    phone: PARTNER_PHONE,
+    dob: '1979-02-11',
+    socialSecurityNumber: '321-54-9878',
+    consent: {
+      button: 'REQUEST_CASH',
+      at: '2026-11-17T14:58:00Z',
+      ip: '203.0.113.45',
+      userAgent: 'Mozilla/5.0 (partner borrower)',
+      pageUrl: 'https://loans.partner.example/apply',
+    },
+  };
+}
 
 describe("any lead's journey (issue 33): the operator's lead search and a lead's timeline", () => {
   const schema = testSchema('bffjourney');
@@ -26,6 +49,7 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
   let db: Kysely<Database>;
   let t: TestApp;
   let leadId: string;
+  let partnerLeadId: string;
 
   /** What the worker's drain does, inline: every event in the stream, written once. */
   async function drain(): Promise<void> {
@@ -83,16 +107,31 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
     return { status: response.statusCode, body: response.json(), text: response.body };
   }
 
+  async function search(filters: Record<string, unknown>) {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/admin/leads/search',
+      payload: filters,
+      headers: auth,
+    });
+    return { status: response.statusCode, body: response.json() };
+  }
+
+  const idsOf = (body: { leads: Array<{ leadId: string }> }) => body.leads.map((lead) => lead.leadId);
+
   beforeAll(async () => {
     db = openDatabase({ url: testDatabaseUrl(), schema });
     await migrate(db, schema);
-    t = await startTestApp({ now: () => FUNNEL_NOW, env: { DATABASE_URL: url, ADMIN_API_TOKEN: TOKEN } });
+    t = await startTestApp({
+      now: () => FUNNEL_NOW,
+      env: { DATABASE_URL: url, ADMIN_API_TOKEN: TOKEN, PARTNER_API_KEYS: ACME.entry },
+    });
     ({ id: leadId } = await submittedLead(t.app, {
       landing: {
         amount: 1000,
         loanReason: 'MEDICAL',
         zipCode: '10001',
-        landingParams: { pubs: 'aff-journey' },
+        landingParams: { pubs: 'aff-journey', clickid: 'click-journey-1' },
       },
       steps: STEP_ANSWERS.map(([step, answer]) => [
         step,
@@ -106,6 +145,14 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
       retentionDays: 1826,
     });
     await recordEvents(db, workerEvents(leadId));
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/partner/leads',
+      payload: partnerLead(),
+      headers: { authorization: `Bearer ${ACME.key}`, 'idempotency-key': 'acme-order-7731' },
+    });
+    expect(posted.statusCode, posted.body).toBe(202);
+    partnerLeadId = posted.json().leadId;
     await drain();
   });
   afterAll(async () => {
@@ -114,28 +161,30 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
     await dropSchema(schema);
   });
 
-  it('finds the lead by its id, its affiliate and day, the buyer it was offered to, and its outcome', async () => {
-    for (const query of [
-      `leadId=${leadId}`,
-      'affiliate=aff-journey&from=2026-11-17&to=2026-11-17',
-      'buyer=buyer-east',
-      'buyer=buyer-west&outcome=sold&source=funnel',
+  it('finds a lead by its id, affiliate and day, click id, buyer, outcome, email or phone', async () => {
+    for (const filters of [
+      { leadId },
+      { affiliate: 'aff-journey', from: '2026-11-17', to: '2026-11-17' },
+      { clickId: 'click-journey-1' },
+      { buyer: 'buyer-east' },
+      { buyer: 'buyer-west', outcome: 'sold', source: 'funnel' },
+      { email: EMAIL.toUpperCase() },
+      { phone: '212 555 0142' },
     ]) {
-      const { status, body } = await get(`leads?${query}`);
-      expect(status, query).toBe(200);
-      expect(
-        body.leads.map((lead: { leadId: string }) => lead.leadId),
-        query,
-      ).toEqual([leadId]);
+      const { status, body } = await search(filters);
+      expect(status, JSON.stringify(filters)).toBe(200);
+      expect(idsOf(body), JSON.stringify(filters)).toEqual([leadId]);
     }
-    const { body } = await get(`leads?leadId=${leadId}`);
+    const { body } = await search({ leadId });
     expect(body).toEqual({
       leads: [
         {
           leadId,
           createdAt: FUNNEL_NOW.toISOString(),
           source: 'funnel',
+          partner: null,
           affiliate: 'aff-journey',
+          clickId: 'click-journey-1',
           amount: 1000,
           state: 'NY',
           submittedAt: FUNNEL_NOW.toISOString(),
@@ -146,9 +195,25 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
       more: false,
     });
     // Filters that rule it out find nothing.
-    for (const query of ['affiliate=aff-other', 'buyer=buyer-north', 'outcome=pending', 'from=2026-11-18']) {
-      expect((await get(`leads?${query}`)).body.leads, query).toEqual([]);
+    for (const filters of [
+      { affiliate: 'aff-other' },
+      { buyer: 'buyer-north' },
+      { leadId, outcome: 'pending' },
+      { from: '2026-11-18' },
+      { email: 'nobody@example.com' },
+    ]) {
+      expect((await search(filters)).body.leads, JSON.stringify(filters)).toEqual([]);
     }
+  });
+
+  it("finds a partner's lead by the partner and the idempotency key it was posted with", async () => {
+    const found = await search({ partner: 'acme', idempotencyKey: 'acme-order-7731' });
+    expect(idsOf(found.body)).toEqual([partnerLeadId]);
+    expect(found.body.leads[0]).toMatchObject({ source: 'partner', partner: 'acme', outcome: 'pending' });
+    expect(idsOf((await search({ phone: PARTNER_PHONE })).body)).toEqual([partnerLeadId]);
+    expect((await search({ partner: 'globex', idempotencyKey: 'acme-order-7731' })).body.leads).toEqual([]);
+    // The test's clock stands still: both leads were created at the same instant, so they come by id.
+    expect(idsOf((await search({ from: '2026-11-17' })).body)).toEqual([partnerLeadId, leadId].sort());
   });
 
   it('shows every step, the consent evidence, each attempt and the outcome in order, and no answer', async () => {
@@ -210,14 +275,18 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
 
   it('answers an unknown lead with 404, a bad filter with its message, and no operator with 401', async () => {
     expect((await get('leads/unknown-lead-id-0000000000')).status).toBe(404);
-    const badOutcome = await get('leads?outcome=maybe&from=2026-11');
+    const badOutcome = await search({ outcome: 'maybe', from: '2026-11' });
     expect(badOutcome.status).toBe(400);
     expect(badOutcome.body.error.fields).toEqual({
       outcome: 'outcome must be one of: pending, sold, rejected, no_lender.',
       from: 'from must be a date as YYYY-MM-DD, such as 2026-11-10.',
     });
-    const badRange = await get('leads?from=2026-11-30&to=2026-11-01');
+    const badRange = await search({ from: '2026-11-30', to: '2026-11-01' });
     expect(badRange.body.error.fields).toEqual({ to: "'from' must not be after 'to'." });
+    const keyAlone = await search({ idempotencyKey: 'acme-order-7731' });
+    expect(keyAlone.body.error.fields).toEqual({
+      partner: 'An idempotency key belongs to one partner: give the partner too.',
+    });
     const anonymous = await t.app.inject({ method: 'GET', url: `/api/v1/admin/leads/${leadId}` });
     expect(anonymous.statusCode).toBe(401);
   });

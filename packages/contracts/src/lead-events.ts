@@ -26,7 +26,11 @@ export const LeadEventSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('created'),
     source: LeadSourceSchema,
+    /** A partner lead's partner id, and the `Idempotency-Key` it was posted with (what the partner looks it up by). */
+    partner: z.string().max(64).optional(),
+    idempotencyKey: z.string().max(255).optional(),
     affiliate: z.string().max(512).optional(),
+    clickId: z.string().max(512).optional(),
     utmSource: z.string().max(512).optional(),
     campaignType: z.string().max(16).optional(),
     amount: z.number().optional(),

@@ -5,14 +5,27 @@
 import * as z from 'zod';
 import { LeadEventSchema } from './lead-events.js';
 import { OUTCOMES } from './lead-outcome.js';
+import { PrivacyPhoneSchema } from './privacy.js';
 import { LEAD_SOURCES, LeadSourceSchema, isoDay, textFilter } from './reports.js';
+import { EmailSchema } from './steps.js';
 
 /** The most leads one search answers, newest first. */
 export const LEAD_SEARCH_LIMIT = 50;
 
+/**
+ * `POST /api/v1/admin/leads/search`: a body, not a query string, so that an email or phone searched for never
+ * reaches a URL or an access log.
+ */
 export const LeadSearchQuerySchema = z
   .object({
     leadId: textFilter('leadId', 64),
+    /** The partner that posted the lead (its partner id), and the `Idempotency-Key` it posted it with. */
+    partner: textFilter('partner', 64),
+    idempotencyKey: textFilter('idempotencyKey', 255),
+    clickId: textFilter('clickId', 512),
+    /** Matched through the keyed-hash contact index, never by reading answers. */
+    email: EmailSchema.optional(),
+    phone: PrivacyPhoneSchema.optional(),
     from: isoDay('from').optional(),
     to: isoDay('to').optional(),
     affiliate: textFilter('affiliate', 512),
@@ -25,6 +38,10 @@ export const LeadSearchQuerySchema = z
   .refine((q) => !q.from || !q.to || q.from <= q.to, {
     error: "'from' must not be after 'to'.",
     path: ['to'],
+  })
+  .refine((q) => !q.idempotencyKey || q.partner, {
+    error: 'An idempotency key belongs to one partner: give the partner too.',
+    path: ['partner'],
   });
 export type LeadSearchQuery = z.infer<typeof LeadSearchQuerySchema>;
 
@@ -32,7 +49,9 @@ export const LeadSearchRowSchema = z.object({
   leadId: z.string(),
   createdAt: z.string().nullable(),
   source: LeadSourceSchema.nullable(),
+  partner: z.string().nullable(),
   affiliate: z.string().nullable(),
+  clickId: z.string().nullable(),
   amount: z.number().nullable(),
   state: z.string().nullable(),
   submittedAt: z.string().nullable(),

@@ -16,7 +16,11 @@ export interface Database {
     lead_id: string;
     created_at: Date | null;
     source: string | null;
+    /** A partner lead's partner id and the Idempotency-Key it was posted with (migration 0005). */
+    partner: string | null;
+    idempotency_key: string | null;
     affiliate: string | null;
+    click_id: string | null;
     utm_source: string | null;
     campaign_type: string | null;
     amount: number | null;
@@ -205,6 +209,31 @@ const MIGRATIONS: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('buyer_attempts').execute();
+    },
+  },
+  // The operator's lead search (issue 33): a partner lead by its partner and idempotency key, any lead by click id.
+  '0005_lead_search': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('lead_summary')
+        .addColumn('partner', 'text')
+        .addColumn('idempotency_key', 'text')
+        .addColumn('click_id', 'text')
+        .execute();
+      await db.schema
+        .createIndex('lead_summary_partner_key')
+        .on('lead_summary')
+        .columns(['partner', 'idempotency_key'])
+        .execute();
+      await db.schema.createIndex('lead_summary_click').on('lead_summary').column('click_id').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('lead_summary')
+        .dropColumn('partner')
+        .dropColumn('idempotency_key')
+        .dropColumn('click_id')
+        .execute();
     },
   },
 };

@@ -50,7 +50,9 @@ function rowOf(summary: Database['lead_summary']): LeadSearchRow {
     leadId: summary.lead_id,
     createdAt: iso(summary.created_at),
     source: summary.source as LeadSearchRow['source'],
+    partner: summary.partner,
     affiliate: summary.affiliate,
+    clickId: summary.click_id,
     amount: summary.amount,
     state: summary.state,
     submittedAt: iso(summary.submitted_at),
@@ -61,16 +63,22 @@ function rowOf(summary: Database['lead_summary']): LeadSearchRow {
 
 /**
  * The leads matching every given filter, newest first, at most {@link LEAD_SEARCH_LIMIT}. Days are calendar
- * days in `timeZone`, `to` included.
+ * days in `timeZone`, `to` included. An email or phone is not a column here: the caller turns it into
+ * `amongLeads`, the leads the keyed-hash contact index holds for it.
  */
 export async function searchLeads(
   db: Kysely<Database>,
-  query: LeadSearchQuery,
+  query: Omit<LeadSearchQuery, 'email' | 'phone'> & { amongLeads?: readonly string[] },
   timeZone: string,
 ): Promise<LeadSearchResult> {
+  if (query.amongLeads?.length === 0) return { leads: [], more: false };
   const day = sql<string>`(lead_summary.created_at at time zone ${timeZone})::date`;
   let select = db.selectFrom('lead_summary').selectAll();
+  if (query.amongLeads) select = select.where('lead_id', 'in', query.amongLeads);
   if (query.leadId) select = select.where('lead_id', '=', query.leadId);
+  if (query.partner) select = select.where('partner', '=', query.partner);
+  if (query.idempotencyKey) select = select.where('idempotency_key', '=', query.idempotencyKey);
+  if (query.clickId) select = select.where('click_id', '=', query.clickId);
   if (query.from) select = select.where(day, '>=', sql<string>`${query.from}::date`);
   if (query.to) select = select.where(day, '<=', sql<string>`${query.to}::date`);
   if (query.affiliate) select = select.where('affiliate', '=', query.affiliate);

@@ -14,16 +14,21 @@ import type { ClientLead } from './lead-context.js';
 
 export type LeadSource = 'funnel' | 'partner';
 
-/** The `created` event of a lead: attribution and the landing answers, never personal data. */
+/**
+ * The `created` event of a lead: attribution and the landing answers, never personal data; for a partner lead,
+ * the partner and the idempotency key it posted with, by which the operator finds it (issue 33).
+ */
 export function createdEvent(
   leadId: string,
   source: LeadSource,
   answers: ClientLead,
   tracking: Record<string, unknown>,
   at: Date,
+  partner?: { partnerId: string; idempotencyKey?: string | undefined },
 ): LeadEvent {
   const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
   const affiliate = affiliateOf(tracking as Partial<Tracking>);
+  const clickId = text(tracking.clickId);
   const utmSource = text(tracking.utmSource);
   const campaignType = text(tracking.campaignType);
   const loanReason = text(answers.loanReason);
@@ -34,7 +39,10 @@ export function createdEvent(
     at: at.toISOString(),
     type: 'created',
     source,
+    ...(partner ? { partner: partner.partnerId } : {}),
+    ...(partner?.idempotencyKey ? { idempotencyKey: partner.idempotencyKey } : {}),
     ...(affiliate ? { affiliate } : {}),
+    ...(clickId ? { clickId } : {}),
     ...(utmSource ? { utmSource } : {}),
     ...(campaignType ? { campaignType } : {}),
     ...(typeof answers.amount === 'number' ? { amount: answers.amount } : {}),

@@ -73,7 +73,7 @@ export class LeadLifecycle {
   createFromPartner(
     input: PartnerLeadRequestPayload,
     partner: PartnerSource,
-    options: { leadId?: string; idempotency?: { key: string; claim: string; ttlMs: number } } = {},
+    options: Parameters<LeadSubmission['createFromPartner']>[2] = {},
   ): Promise<PartnerLeadAccepted> {
     return this.submission.createFromPartner(input, partner, options);
   }

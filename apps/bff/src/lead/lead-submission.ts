@@ -125,6 +125,8 @@ export class LeadSubmission {
       /** The id the lead gets (the one an idempotency claim recorded); a new random one otherwise. */
       leadId?: string;
       idempotency?: { key: string; claim: string; ttlMs: number };
+      /** The partner's `Idempotency-Key` as sent, recorded so the operator can find the lead by it. */
+      idempotencyKey?: string;
     } = {},
   ): Promise<PartnerLeadAccepted> {
     const { consent: evidence, tracking, webhookUrl, ...answers } = input;
@@ -177,7 +179,10 @@ export class LeadSubmission {
     if (created === 'lost-claim') throw new LostIdempotencyClaim();
     if (created === 'exists') throw new Error(`lead id ${leadId} already taken`);
     await this.deps.events?.append(
-      createdEvent(leadId, 'partner', values, leadTracking, now),
+      createdEvent(leadId, 'partner', values, leadTracking, now, {
+        partnerId: partner.partnerId,
+        idempotencyKey: options.idempotencyKey,
+      }),
       ...STEP_NAMES.map((step) => stepCompletedEvent(leadId, step, now, false)),
       submittedEvent(leadId, 'partner', now),
     );

@@ -76,7 +76,7 @@ export class PartnerLeads {
       throw inProgress();
     }
     try {
-      const accepted = await this.create(partner, body, claim);
+      const accepted = await this.create(partner, body, { ...claim, idempotencyKey });
       return { ...accepted, replayed: false };
     } catch (error) {
       if (error instanceof LostIdempotencyClaim) {
@@ -115,13 +115,17 @@ export class PartnerLeads {
   private create(
     partner: PartnerIdentity,
     body: PartnerLeadRequestPayload,
-    claim?: Extract<IdempotencyClaim, { state: 'new' }>,
+    claim?: Extract<IdempotencyClaim, { state: 'new' }> & { idempotencyKey: string },
   ): Promise<PartnerLeadAccepted> {
     return this.deps.leads.createFromPartner(
       body,
       { partnerId: partner.partnerId, affiliateId: partner.affiliateId },
       claim
-        ? { leadId: claim.leadId, idempotency: { key: claim.key, claim: claim.claim, ttlMs: claim.ttlMs } }
+        ? {
+            leadId: claim.leadId,
+            idempotency: { key: claim.key, claim: claim.claim, ttlMs: claim.ttlMs },
+            idempotencyKey: claim.idempotencyKey,
+          }
         : {},
     );
   }

@@ -19,25 +19,31 @@ const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 503: ApiErrorSchema }
 const leadJourneyRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, options) => {
   app.addHook('onRequest', app.requireOperator);
 
-  app.get(
-    '/admin/leads',
+  app.post(
+    '/admin/leads/search',
     {
       schema: {
         summary: 'Search leads',
         description:
           `The leads matching every given filter, newest first, at most ${LEAD_SEARCH_LIMIT}; \`more\` says ` +
           'that more matched. `from` and `to` are calendar days in the business time zone (`to` included); ' +
-          '`buyer` finds the leads offered to that buyer; `outcome=pending` the leads without a final outcome.',
+          '`partner` with `idempotencyKey` finds a partner lead by the key it was posted with; `buyer` the ' +
+          'leads offered to that buyer; `outcome: pending` the leads without a final outcome. `email` and ' +
+          '`phone` are matched through their keyed hashes (the index a deletion request uses), never by ' +
+          'reading answers; they travel in this body so that they never reach a URL or a log.',
         tags: ['admin'],
         security,
-        querystring: LeadSearchQuerySchema,
+        body: LeadSearchQuerySchema,
         response: { 200: LeadSearchResultSchema, ...errors },
       },
     },
-    async (request) =>
-      readSystemOfRecord(options.db, 'The leads', request.log, (db) =>
-        searchLeads(db, request.query, options.timeZone),
-      ),
+    async (request) => {
+      const { email, phone, ...filters } = request.body;
+      const amongLeads = email || phone ? await app.contactIndex.leadsOf({ email, phone }) : undefined;
+      return readSystemOfRecord(options.db, 'The leads', request.log, (db) =>
+        searchLeads(db, { ...filters, ...(amongLeads ? { amongLeads } : {}) }, options.timeZone),
+      );
+    },
   );
 
   app.get(
