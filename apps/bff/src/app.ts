@@ -26,6 +26,8 @@ import type { ReferenceData } from './reference-data/reference-data.js';
 import adminRoutes from './routes/admin.js';
 import operatorSessionRoutes from './routes/operator-session.js';
 import reportRoutes from './routes/reports.js';
+import adminReturnRoutes from './routes/admin-returns.js';
+import buyerApiRoutes from './routes/buyer-api.js';
 import { openDatabase } from '@funnel/db/database';
 import { deleteConsents } from '@funnel/db/consent-archive';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
@@ -162,6 +164,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(adminRoutes, { db, sealer });
       await api.register(operatorSessionRoutes);
       await api.register(reportRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
+      await api.register(adminReturnRoutes, { db, now });
+      await api.register(buyerApiRoutes, {
+        db,
+        keys: env.BUYER_API_KEYS,
+        buyers: env.BUYERS,
+        timeZone: env.BUSINESS_TIME_ZONE,
+        now,
+      });
       await api.register(partnerRoutes, {
         keyPrefix: env.REDIS_KEY_PREFIX,
         fixedNames: env.PARTNER_NAMES,

@@ -366,8 +366,8 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
   await eventually(
     () => tableRows(page, 'Sales by buyer'),
     [
-      ['prime', '4', '1', '25%', '$120.00', '$120.00', '1', '0'],
-      ['network', '2', '1', '50%', '$40.50', '$40.50', '0', '1'],
+      ['prime', '4', '1', '25%', '$120.00', '1', '0', '$120.00', '0', '$0.00', '$120.00', '0', '0', '$0.00'],
+      ['network', '2', '1', '50%', '$40.50', '0', '1', '$40.50', '0', '$0.00', '$40.50', '0', '0', '$0.00'],
     ],
     'buyers, 5–6 Oct',
   );
@@ -408,9 +408,10 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
   const buyersCsv = await download(page, 'Download buyers CSV');
   assert.equal(buyersCsv.name, 'buyers-2026-10-05-2026-10-06.csv');
   assert.deepEqual(buyersCsv.text.trimEnd().split('\r\n'), [
-    'buyer,attempts,sold,accept_rate,revenue,average_price,timeouts,capped',
-    'prime,4,1,0.2500,120.00,120.00,1,0',
-    'network,2,1,0.5000,40.50,40.50,0,1',
+    'buyer,attempts,sold,accept_rate,average_price,timeouts,capped,revenue,returns,returned_revenue,' +
+      'net_revenue,pending_returns,conversions,funded_amount',
+    'prime,4,1,0.2500,120.00,1,0,120.00,0,0.00,120.00,0,0,0.00',
+    'network,2,1,0.5000,40.50,0,1,40.50,0,0.00,40.50,0,0,0.00',
   ]);
 
   for (const width of [1280, 375]) {
@@ -423,7 +424,7 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
     tables: [...document.querySelectorAll('[role="region"]')].map((box) => box.scrollWidth - box.clientWidth),
   }));
   assert.ok(overflow.page <= 0, `the page is ${overflow.page} px wider than a 375 px screen`);
-  assert.deepEqual(overflow.tables, [0, 0, 0, 0], 'no table scrolls sideways');
+  assert.deepEqual(overflow.tables, [0, 0, 0, 0, 0], 'no table scrolls sideways');
   // The chart turned horizontal: one row per position, whose names never overlap.
   const names = await page
     .locator('[data-chart="funnel"] > div')
@@ -457,8 +458,8 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
   await eventually(
     () => tableRows(page, 'Sales by buyer'),
     [
-      ['prime', '3', '1', '33.3%', '$95.00', '$95.00', '0', '0'],
-      ['network', '3', '2', '66.7%', '$75.50', '$37.75', '0', '0'],
+      ['prime', '3', '1', '33.3%', '$95.00', '0', '0', '$95.00', '0', '$0.00', '$95.00', '0', '0', '$0.00'],
+      ['network', '3', '2', '66.7%', '$37.75', '0', '0', '$75.50', '0', '$0.00', '$75.50', '0', '0', '$0.00'],
     ],
     'buyers, aff-north',
   );
@@ -480,7 +481,7 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
   ]);
   await eventually(
     () => tableRows(page, 'Sales by buyer'),
-    [['prime', '1', '1', '100%', '$120.00', '$120.00', '0', '0']],
+    [['prime', '1', '1', '100%', '$120.00', '0', '0', '$120.00', '0', '$0.00', '$120.00', '0', '0', '$0.00']],
     'buyers, partner',
   );
   const partnerCsv = await download(page, 'Download sales CSV');

@@ -49,6 +49,43 @@ export interface Database {
     field_errors: unknown;
     at: Date;
   };
+  /** Buyers' returns of sales (ADR 0020, "Returns and conversions"), one row per return filed. */
+  sale_returns: {
+    return_id: string;
+    lead_id: string;
+    attempt_key: string;
+    buyer: string;
+    reason: string;
+    note: string | null;
+    /** approved | pending | rejected */
+    status: string;
+    price: string | number;
+    sold_at: Date;
+    filed_at: Date;
+    decided_at: Date | null;
+    /** rule | operator */
+    decided_by: string | null;
+  };
+  /** Buyers' reports of what became of a sale: funded (with the amount) or not; one per sale. */
+  sale_conversions: {
+    conversion_id: string;
+    lead_id: string;
+    attempt_key: string;
+    buyer: string;
+    funded: boolean;
+    amount: string | number | null;
+    recorded_at: Date;
+  };
+  /** The buyer API's idempotency keys (hashed), each bound to its request body and what it created. */
+  buyer_api_requests: {
+    buyer: string;
+    /** returns | conversions */ kind: string;
+    key_hash: string;
+    fingerprint: string;
+    /** The return or conversion the request created. */
+    created_id: string;
+    at: Date;
+  };
   consent_archive: {
     lead_id: string;
     consented_at: Date;
@@ -205,6 +242,75 @@ const MIGRATIONS: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('buyer_attempts').execute();
+    },
+  },
+  '0005_returns_and_conversions': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('sale_returns')
+        .addColumn('return_id', 'text', (c) => c.primaryKey())
+        .addColumn('lead_id', 'text', (c) => c.notNull())
+        .addColumn('attempt_key', 'text', (c) => c.notNull())
+        .addColumn('buyer', 'text', (c) => c.notNull())
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('note', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('price', sql`numeric(12, 2)`, (c) => c.notNull())
+        .addColumn('sold_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('filed_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('decided_at', 'timestamptz')
+        .addColumn('decided_by', 'text')
+        .execute();
+      // A sale is returned at most once; a refused return leaves room for another.
+      await db.schema
+        .createIndex('sale_returns_open')
+        .on('sale_returns')
+        .column('attempt_key')
+        .unique()
+        .where(sql.ref('status'), '<>', 'rejected')
+        .execute();
+      await db.schema
+        .createIndex('sale_returns_buyer')
+        .on('sale_returns')
+        .columns(['buyer', 'sold_at'])
+        .execute();
+      await db.schema
+        .createIndex('sale_returns_status')
+        .on('sale_returns')
+        .columns(['status', 'filed_at'])
+        .execute();
+      await db.schema
+        .createTable('sale_conversions')
+        .addColumn('conversion_id', 'text', (c) => c.primaryKey())
+        .addColumn('lead_id', 'text', (c) => c.notNull())
+        .addColumn('attempt_key', 'text', (c) => c.notNull().unique())
+        .addColumn('buyer', 'text', (c) => c.notNull())
+        .addColumn('funded', 'boolean', (c) => c.notNull())
+        .addColumn('amount', sql`numeric(12, 2)`)
+        .addColumn('recorded_at', 'timestamptz', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('buyer_api_requests')
+        .addColumn('buyer', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('key_hash', 'text', (c) => c.notNull())
+        .addColumn('fingerprint', 'text', (c) => c.notNull())
+        .addColumn('created_id', 'text', (c) => c.notNull())
+        .addColumn('at', 'timestamptz', (c) => c.notNull())
+        .addPrimaryKeyConstraint('buyer_api_requests_pk', ['buyer', 'kind', 'key_hash'])
+        .execute();
+      // The revenue reports find a lead's payout reversal by its type.
+      await db.schema
+        .createIndex('lead_events_type')
+        .on('lead_events')
+        .columns(['type', 'lead_id'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('lead_events_type').execute();
+      await db.schema.dropTable('buyer_api_requests').execute();
+      await db.schema.dropTable('sale_conversions').execute();
+      await db.schema.dropTable('sale_returns').execute();
     },
   },
 };
