@@ -1,5 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
@@ -11,16 +10,11 @@ import { migrate, openDatabase, type Database } from '@funnel/db/database';
 import { recordEvents } from '@funnel/db/record-events';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { soldLeadEvents } from '@funnel/testing/sold-lead';
+import { buyerKey, writePrimeBuyersFile } from './buyer-keys.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
 const TOKEN = 'operator-'.padEnd(40, 'b');
 const NOW = new Date('2026-11-20T15:00:00.000Z');
-
-/** A buyer key as `scripts/buyer-key.mjs` makes one, and its `BUYER_API_KEYS` entry. */
-function buyerKey(buyerId: string) {
-  const key = `fbk_${randomBytes(24).toString('base64url')}`;
-  return { key, entry: `${buyerId}:${createHash('sha256').update(key).digest('hex')}:1000` };
-}
 
 function sold(leadId: string, buyer: string, price: number, daysAgo: number): LeadEvent[] {
   return soldLeadEvents(leadId, {
@@ -30,24 +24,6 @@ function sold(leadId: string, buyer: string, price: number, daysAgo: number): Le
     affiliate: 'aff-x',
   });
 }
-
-const BUYERS_FILE = {
-  timeZone: 'America/New_York',
-  buyers: [
-    {
-      id: 'prime',
-      protocol: 'sync-post',
-      baseUrl: 'http://127.0.0.1:4010/buyers/prime',
-      tier: 1,
-      priceLadder: [50, 20],
-      returns: {
-        windowDays: 5,
-        cap: { count: 10, period: 'month' },
-        autoApprove: { reasons: ['invalid_contact'] },
-      },
-    },
-  ],
-};
 
 describe('the buyer API: returns and conversions', () => {
   const schema = testSchema('buyerapi');
@@ -62,14 +38,18 @@ describe('the buyer API: returns and conversions', () => {
   beforeAll(async () => {
     db = openDatabase({ url: testDatabaseUrl(), schema });
     await migrate(db, schema);
-    writeFileSync(path.join(folder, 'buyers.json'), JSON.stringify(BUYERS_FILE));
+    const buyersFile = writePrimeBuyersFile(folder, {
+      windowDays: 5,
+      cap: { count: 10, period: 'month' },
+      autoApprove: { reasons: ['invalid_contact'] },
+    });
     t = await startTestApp({
       now: () => NOW,
       env: {
         DATABASE_URL: url,
         ADMIN_API_TOKEN: TOKEN,
         BUYER_API_KEYS: `${prime.entry},${other.entry}`,
-        BUYERS_FILE: path.join(folder, 'buyers.json'),
+        BUYERS_FILE: buyersFile,
       },
     });
     postbacks = new Queue(JOBS.affiliatePostback.queue, {
