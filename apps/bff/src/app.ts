@@ -27,6 +27,8 @@ import adminRoutes from './routes/admin.js';
 import operatorSessionRoutes from './routes/operator-session.js';
 import leadJourneyRoutes from './routes/lead-journey.js';
 import reportRoutes from './routes/reports.js';
+import adminReturnRoutes from './routes/admin-returns.js';
+import buyerApiRoutes from './routes/buyer-api.js';
 import { openDatabase } from '@funnel/db/database';
 import { deleteConsents } from '@funnel/db/consent-archive';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
@@ -167,6 +169,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(operatorSessionRoutes);
       await api.register(reportRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
       await api.register(leadJourneyRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
+      await api.register(adminReturnRoutes, { db, now });
+      await api.register(buyerApiRoutes, {
+        db,
+        keys: env.BUYER_API_KEYS,
+        buyers: env.BUYERS,
+        timeZone: env.BUSINESS_TIME_ZONE,
+        now,
+      });
       await api.register(partnerRoutes, {
         keyPrefix: env.REDIS_KEY_PREFIX,
         fixedNames: env.PARTNER_NAMES,

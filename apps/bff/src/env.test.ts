@@ -42,6 +42,25 @@ describe('loadEnv', () => {
     ).toThrow(/PARTNER_WEBHOOK_INSECURE/);
   });
 
+  it('reads buyer API keys and refuses a bad entry by position, never echoing it (issue 27)', () => {
+    const hash = 'a'.repeat(64);
+    expect(loadEnv({ ...SECRETS, BUYER_API_KEYS: `prime:${hash}:30` }).BUYER_API_KEYS).toEqual([
+      { buyerId: 'prime', keySha256: Buffer.from(hash, 'hex'), ratePerMinute: 30 },
+    ]);
+    expect(() => loadEnv({ ...SECRETS, BUYER_API_KEYS: `prime:${hash}:30, Prime_X:${hash}:30` })).toThrow(
+      /BUYER_API_KEYS[\s\S]*entry 2 is not buyerId:sha256hex:ratePerMinute \(buyer id/,
+    );
+    expect(() => loadEnv({ ...SECRETS, BUYER_API_KEYS: `prime:${hash}:30,other:${hash}:5` })).toThrow(
+      /entry 2 .*listed twice/,
+    );
+  });
+
+  it('refuses a buyers file it cannot read, naming BUYERS_FILE', () => {
+    expect(() => loadEnv({ ...SECRETS, BUYERS_FILE: '/nonexistent/buyers.json' })).toThrow(
+      /BUYERS_FILE[^\n]*cannot be read/,
+    );
+  });
+
   it('refuses to start in production without the brand contact settings, naming each (issue 25)', () => {
     expect(() => loadEnv({ ...SECRETS, NODE_ENV: 'production' })).toThrow(
       /BRAND_CONTACT_EMAIL[\s\S]*BRAND_CONTACT_PHONE[\s\S]*BRAND_CONTACT_HOURS[\s\S]*BRAND_MAILING_ADDRESS/,

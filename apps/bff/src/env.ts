@@ -9,6 +9,8 @@ import {
 } from '@funnel/server-runtime/env-fields';
 import { leadStoreEnvFields } from '@funnel/lead-store/env-fields';
 import { PartnerApiKeysSchema } from '@funnel/lead-store/partner-config';
+import { readBuyersFile } from '@funnel/server-runtime/buyers-file';
+import { BuyerApiKeysSchema } from './buyer-api/buyer-keys.js';
 import {
   BrandPhoneSchema,
   MailingAddressSchema,
@@ -99,6 +101,10 @@ export const EnvSchema = z
       .optional(),
     /** Partner API keys (hashed): `partnerId:affiliateId:sha256hex:ratePerMinute`, comma-separated. */
     PARTNER_API_KEYS: PartnerApiKeysSchema,
+    /** Buyer API keys (hashed): `buyerId:sha256hex:ratePerMinute`, comma-separated (returns and conversions). */
+    BUYER_API_KEYS: BuyerApiKeysSchema,
+    /** The worker's buyers file: the BFF reads each buyer's return terms from it (ADR 0020). */
+    BUYERS_FILE: z.string().min(1).optional(),
     /**
      * How borrowers reach the business (Contact Us, the privacy policy). Required in production; elsewhere,
      * unset, the site shows sample details and says so.
@@ -113,6 +119,11 @@ export const EnvSchema = z
     BRAND_BLOG_URL: z.url({ protocol: /^https?$/ }).optional(),
     /** `network=https://…`, comma-separated; unset, no social icons. */
     BRAND_SOCIAL_LINKS: SocialLinksSchema.optional(),
+  })
+  // The buyers' return terms, read from the worker's buyers file.
+  .transform((env, ctx) => {
+    const buyers = env.BUYERS_FILE ? readBuyersFile(env.BUYERS_FILE, ctx) : undefined;
+    return { ...env, BUYERS: buyers };
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;

@@ -166,6 +166,13 @@ describe('the system of record, seen from the BFF', () => {
         averagePrice: 61.2,
         timeouts: 0,
         capped: 0,
+        // No buyer returned it: net is gross.
+        returns: 0,
+        returnedRevenue: 0,
+        netRevenue: 61.2,
+        pendingReturns: 0,
+        conversions: 0,
+        fundedAmount: 0,
       },
     ]);
     const buyersCsv = await t.app.inject({
@@ -174,8 +181,9 @@ describe('the system of record, seen from the BFF', () => {
       headers: { authorization: `Bearer ${TOKEN}` },
     });
     expect(buyersCsv.body.split('\r\n').slice(0, 2)).toEqual([
-      'buyer,attempts,sold,accept_rate,revenue,average_price,timeouts,capped',
-      'prime,2,1,0.5000,61.20,61.20,0,0',
+      'buyer,attempts,sold,accept_rate,average_price,timeouts,capped,revenue,returns,returned_revenue,' +
+        'net_revenue,pending_returns,conversions,funded_amount',
+      'prime,2,1,0.5000,61.20,0,0,61.20,0,0.00,61.20,0,0,0.00',
     ]);
   });
 

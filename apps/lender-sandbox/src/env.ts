@@ -40,6 +40,8 @@ const EnvSchema = z.object({
   SANDBOX_MAX_LEADS: number,
   /** A JSON file `{ "buyers": [...] }` of simulated buyers served under /buyers/{id} (issue 13). */
   SANDBOX_BUYERS_FILE: z.string().min(1).optional(),
+  /** The product's base URL: simulated buyers with `returns` call its buyer API there (ADR 0020). */
+  SANDBOX_RETURNS_URL: z.string().min(1).optional(),
   SANDBOX_SEED: number,
   SANDBOX_SOLD_SHARE: number,
   SANDBOX_PENDING_SHARE: number,
@@ -80,6 +82,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const sandbox = SandboxConfigSchema.safeParse({
     publicUrl: env.SANDBOX_PUBLIC_URL ?? `http://127.0.0.1:${env.SANDBOX_PORT}`,
     maxLeads: env.SANDBOX_MAX_LEADS,
+    ...(env.SANDBOX_RETURNS_URL ? { returnsUrl: env.SANDBOX_RETURNS_URL } : {}),
     outcome,
     buyers: env.SANDBOX_BUYERS_FILE ? readBuyersFile(env.SANDBOX_BUYERS_FILE) : [],
   });
@@ -97,6 +100,7 @@ function envKeyOf(path: readonly PropertyKey[]): string {
   const [group, setting] = path;
   if (group === 'publicUrl') return 'SANDBOX_PUBLIC_URL';
   if (group === 'maxLeads') return 'SANDBOX_MAX_LEADS';
+  if (group === 'returnsUrl') return 'SANDBOX_RETURNS_URL';
   if (group === 'buyers') return `SANDBOX_BUYERS_FILE (${path.slice(1).join('.')})`;
   return OUTCOME_ENV_KEYS[setting as keyof OutcomeConfig] ?? 'SANDBOX_*';
 }

@@ -54,6 +54,8 @@ export class PingPostBuyer {
     /** Pings, bids and posts kept in memory, each; the oldest are forgotten beyond this. */
     private readonly maxHeld: number,
     private readonly now: () => number,
+    /** Told of each new sale by our `ReferenceID` (the buyer's returns, ADR 0020). */
+    private readonly onSold?: (reference: string) => void,
   ) {}
 
   ping(body: unknown): PingPostAnswer<BidResponse> {
@@ -107,8 +109,10 @@ export class PingPostBuyer {
 
     const answer = this.#decide(payload);
     remember(this.#posts, payload.IdempotencyKey, { answer, payload: body }, this.maxHeld);
-    if (answer.Result === 'Accepted') this.#stats.sold += 1;
-    else this.#stats.rejected += 1;
+    if (answer.Result === 'Accepted') {
+      this.#stats.sold += 1;
+      this.onSold?.(payload.ReferenceID);
+    } else this.#stats.rejected += 1;
     return { status: 200, body: answer, delayMs };
   }
 

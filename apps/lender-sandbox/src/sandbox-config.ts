@@ -117,6 +117,14 @@ export const SandboxConfigSchema = z.object({
     .url({ protocol: /^https?$/ })
     .transform((url) => url.replace(/\/+$/, ''))
     .default('http://127.0.0.1:4010'),
+  /**
+   * The product's base URL, whose buyer API the simulated buyers with `returns` call (ADR 0020); unset, no buyer
+   * returns anything.
+   */
+  returnsUrl: z
+    .url({ protocol: /^https?$/ })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
   /** Leads kept in memory; the oldest are forgotten beyond this. */
   maxLeads: z.number().int().positive().default(100_000),
   outcome: z

@@ -10,6 +10,7 @@ import sandboxAdminRoutes from './routes/sandbox-admin.js';
 import pingPostRoutes from './routes/ping-post.js';
 import syncPostRoutes from './routes/sync-post.js';
 import { PingPostBuyer } from './ping-post-buyer.js';
+import { ReturnsCaller } from './returns-caller.js';
 import { SyncPostBuyer } from './sync-post-buyer.js';
 
 /** Where a simulated buyer is served. */
@@ -38,16 +39,32 @@ export async function registerSimulatedBuyers(
   for (const buyer of settings.buyers) {
     const prefix = buyerPath(buyer.id);
     const publicUrl = `${settings.publicUrl}${prefix}`;
+    const returns =
+      buyer.returns && settings.returnsUrl && buyer.protocol !== 'lead-service'
+        ? new ReturnsCaller(buyer, buyer.returns, settings.returnsUrl)
+        : undefined;
+    if (returns) app.addHook('preClose', async () => returns.close());
+    const onSold = returns && ((reference: string) => returns.sold(reference));
+    const withReturns = (simulated: Served): Served =>
+      returns
+        ? {
+            stats: () => ({ ...simulated.stats(), returns: returns.counts() }),
+            reset: () => {
+              simulated.reset();
+              returns.reset();
+            },
+          }
+        : simulated;
     if (buyer.protocol === 'sync-post') {
-      const simulated = new SyncPostBuyer(buyer, publicUrl, settings.maxLeads);
+      const simulated = new SyncPostBuyer(buyer, publicUrl, settings.maxLeads, onSold);
       await app.register(syncPostRoutes, { prefix, buyer: simulated, closing: closing.signal });
-      served.push(simulated);
+      served.push(withReturns(simulated));
       continue;
     }
     if (buyer.protocol === 'ping-post') {
-      const simulated = new PingPostBuyer(buyer, publicUrl, settings.maxLeads, now ?? Date.now);
+      const simulated = new PingPostBuyer(buyer, publicUrl, settings.maxLeads, now ?? Date.now, onSold);
       await app.register(pingPostRoutes, { prefix, buyer: simulated, closing: closing.signal });
-      served.push(simulated);
+      served.push(withReturns(simulated));
       continue;
     }
     const simulator = new LenderSimulator(

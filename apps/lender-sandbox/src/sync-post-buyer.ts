@@ -33,6 +33,8 @@ export class SyncPostBuyer {
     private readonly publicUrl: string,
     /** Attempts kept in memory; the oldest are forgotten beyond this. */
     private readonly maxAttempts: number,
+    /** Told of each new sale by our `ReferenceID` (the buyer's returns, ADR 0020). */
+    private readonly onSold?: (reference: string) => void,
   ) {}
 
   post(body: unknown): SyncPostAnswer {
@@ -65,8 +67,10 @@ export class SyncPostBuyer {
       const oldest = this.#attempts.keys().next().value;
       if (oldest !== undefined) this.#attempts.delete(oldest);
     }
-    if (answer.Result === 'Sold') this.#stats.sold += 1;
-    else this.#stats.rejected += 1;
+    if (answer.Result === 'Sold') {
+      this.#stats.sold += 1;
+      this.onSold?.(payload.ReferenceID);
+    } else this.#stats.rejected += 1;
     return { body: answer, delayMs: timedOut ? payload.MaxResponseTime * 1000 : delayMs };
   }
 

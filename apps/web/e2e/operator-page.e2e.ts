@@ -11,6 +11,7 @@ import type { LeadEvent } from '@funnel/contracts/lead-events';
 import { FUNNEL_POSITION_LABELS, FUNNEL_POSITIONS } from '@funnel/contracts/reports';
 import { STEP_NAMES } from '@funnel/contracts/steps';
 import { migrate, openDatabase, type Database } from '@funnel/db/database';
+import { fileReturn } from '@funnel/db/buyer-returns';
 import { recordEvents } from '@funnel/db/record-events';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { startHarness, type Harness } from './harness';
@@ -43,6 +44,7 @@ interface FixtureLead {
  * The waterfall's attempts at the two buyers:
  * - E1: prime sold at $95. A3: prime rejected, network sold at $40.50. A4: both rejected.
  * - B1: prime sold at $120. C1: prime timed out, network's cap was full. D1: network sold at $35.
+ * Network returned A3 (approved by its rule): its $40.50 comes off the net revenue.
  */
 const FIXTURE: FixtureLead[] = [
   {
@@ -182,6 +184,16 @@ before(async () => {
   await migrate(db, schema);
   const events = FIXTURE.flatMap(eventsOf);
   assert.equal(await recordEvents(db, events), events.length);
+  const returned = await fileReturn(db, {
+    buyer: 'network',
+    keyHash: 'e2e-return',
+    fingerprint: 'e2e-return',
+    request: { reference: 'lead-operator-e2e-A3', reason: 'invalid_contact' },
+    policy: { windowDays: 7, cap: { count: 10, period: 'month' }, autoApprove: true },
+    timeZone: 'America/New_York',
+    now: new Date('2026-10-08T12:00:00.000Z'),
+  });
+  assert.ok('created' in returned && returned.created.status === 'approved', 'A3 returned');
   const url = `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   harness = await startHarness({
     label: 'operator',
@@ -362,14 +374,24 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
     ['2026-10-05', 'aff-south', '1', '1', '100%', '12 s', '12 s'],
     ['2026-10-06', '(direct)', '1', '0', '0%', '310 s', '310 s'],
   ]);
-  // By revenue: prime tried A3, A4, B1 and C1 and bought B1; network bought A3, and C1 met its full cap.
+  // By net revenue: prime tried A3, A4, B1 and C1 and bought B1; network bought A3, returned it, and C1 met its
+  // full cap.
   await eventually(
     () => tableRows(page, 'Sales by buyer'),
     [
-      ['prime', '4', '1', '25%', '$120.00', '$120.00', '1', '0'],
-      ['network', '2', '1', '50%', '$40.50', '$40.50', '0', '1'],
+      ['prime', '4', '1', '25%', '$120.00', '1', '0', '$120.00', '0', '$0.00', '$120.00', '0', '0', '$0.00'],
+      ['network', '2', '1', '50%', '$40.50', '0', '1', '$40.50', '1', '$40.50', '$0.00', '0', '0', '$0.00'],
     ],
     'buyers, 5–6 Oct',
+  );
+  // The same money by the affiliate that sent each sold lead: A3 (aff-north, returned) and B1 (aff-south).
+  await eventually(
+    () => tableRows(page, 'Revenue by affiliate'),
+    [
+      ['aff-south', '1', '$120.00', '0', '$0.00', '$120.00', '0', '0', '$0.00', '$0.00'],
+      ['aff-north', '1', '$40.50', '1', '$40.50', '$0.00', '0', '0', '$0.00', '$0.00'],
+    ],
+    'affiliates, 5–6 Oct',
   );
 
   // The chart library came with the page, and drew.
@@ -408,9 +430,10 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
   const buyersCsv = await download(page, 'Download buyers CSV');
   assert.equal(buyersCsv.name, 'buyers-2026-10-05-2026-10-06.csv');
   assert.deepEqual(buyersCsv.text.trimEnd().split('\r\n'), [
-    'buyer,attempts,sold,accept_rate,revenue,average_price,timeouts,capped',
-    'prime,4,1,0.2500,120.00,120.00,1,0',
-    'network,2,1,0.5000,40.50,40.50,0,1',
+    'buyer,attempts,sold,accept_rate,average_price,timeouts,capped,revenue,returns,returned_revenue,' +
+      'net_revenue,pending_returns,conversions,funded_amount',
+    'prime,4,1,0.2500,120.00,1,0,120.00,0,0.00,120.00,0,0,0.00',
+    'network,2,1,0.5000,40.50,0,1,40.50,1,40.50,0.00,0,0,0.00',
   ]);
 
   for (const width of [1280, 375]) {
@@ -423,7 +446,7 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
     tables: [...document.querySelectorAll('[role="region"]')].map((box) => box.scrollWidth - box.clientWidth),
   }));
   assert.ok(overflow.page <= 0, `the page is ${overflow.page} px wider than a 375 px screen`);
-  assert.deepEqual(overflow.tables, [0, 0, 0, 0], 'no table scrolls sideways');
+  assert.deepEqual(overflow.tables, [0, 0, 0, 0, 0], 'no table scrolls sideways');
   // The chart turned horizontal: one row per position, whose names never overlap.
   const names = await page
     .locator('[data-chart="funnel"] > div')
@@ -457,8 +480,23 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
   await eventually(
     () => tableRows(page, 'Sales by buyer'),
     [
-      ['prime', '3', '1', '33.3%', '$95.00', '$95.00', '0', '0'],
-      ['network', '3', '2', '66.7%', '$75.50', '$37.75', '0', '0'],
+      ['prime', '3', '1', '33.3%', '$95.00', '0', '0', '$95.00', '0', '$0.00', '$95.00', '0', '0', '$0.00'],
+      [
+        'network',
+        '3',
+        '2',
+        '66.7%',
+        '$37.75',
+        '0',
+        '0',
+        '$75.50',
+        '1',
+        '$40.50',
+        '$35.00',
+        '0',
+        '0',
+        '$0.00',
+      ],
     ],
     'buyers, aff-north',
   );
@@ -480,7 +518,7 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
   ]);
   await eventually(
     () => tableRows(page, 'Sales by buyer'),
-    [['prime', '1', '1', '100%', '$120.00', '$120.00', '0', '0']],
+    [['prime', '1', '1', '100%', '$120.00', '0', '0', '$120.00', '0', '$0.00', '$120.00', '0', '0', '$0.00']],
     'buyers, partner',
   );
   const partnerCsv = await download(page, 'Download sales CSV');

@@ -237,6 +237,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
             createAffiliatePostbackProcessor({
               store,
               postbacks: env.AFFILIATE_POSTBACKS,
+              events: systemOfRecord ? eventOutbox : undefined,
               sender: webhookSender,
               logTtlMs: env.POSTBACK_LOG_DAYS * 24 * HOUR_MS,
               now: Date.now,

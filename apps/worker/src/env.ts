@@ -8,7 +8,7 @@ import {
 import { leadStoreEnvFields } from '@funnel/lead-store/env-fields';
 import { readFileSync } from 'node:fs';
 import { AffiliatePostbacksSchema } from '@funnel/contracts/postbacks';
-import { BuyersFileSchema, type BuyersFile } from '@funnel/contracts/buyers';
+import { readBuyersFile } from '@funnel/server-runtime/buyers-file';
 
 /** A JSON document in the environment: parse errors read as a message on the key, not a stack. */
 const jsonText = z.string().transform((text, ctx) => {
@@ -112,18 +112,7 @@ export const EnvSchema = z
         });
       }
     }
-    let buyers: BuyersFile | undefined;
-    if (env.BUYERS_FILE) {
-      const text = readOptional(env.BUYERS_FILE);
-      const parsed = text === undefined ? undefined : jsonText.pipe(BuyersFileSchema).safeParse(text);
-      if (parsed?.success) buyers = parsed.data;
-      // Every problem of the file, each on its own line with its path in the file.
-      else if (parsed) {
-        for (const issue of parsed.error.issues) {
-          ctx.addIssue({ code: 'custom', path: ['BUYERS_FILE', ...issue.path], message: issue.message });
-        }
-      } else ctx.addIssue({ code: 'custom', path: ['BUYERS_FILE'], message: 'cannot be read' });
-    }
+    const buyers = env.BUYERS_FILE ? readBuyersFile(env.BUYERS_FILE, ctx) : undefined;
     return { ...env, AFFILIATE_POSTBACKS: postbacks, BUYERS: buyers };
   })
   .superRefine((env, ctx) => {

@@ -8,6 +8,7 @@ import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
 import { AffiliatePostbacksSchema, type AffiliatePostbacks } from '@funnel/contracts/postbacks';
 import { SAMPLE_LEAD } from '@funnel/contracts/sample-lead';
 import { DUPLICATE_REASON } from '@funnel/contracts/lead-outcome';
+import { EventOutbox } from '@funnel/lead-store/event-outbox';
 import { startQueueWorker } from '@funnel/server-runtime/job-queue';
 import { createAffiliatePostbackNotifier } from '../src/final-outcome/affiliate-postback-notifier.js';
 import { createAffiliatePostbackProcessor } from '../src/final-outcome/affiliate-postback-processor.js';
@@ -72,13 +73,14 @@ describe('affiliate postbacks', () => {
   const answers: number[] = [];
   let notifyAffiliate: (leadId: string) => Promise<void>;
 
-  function startPostbackWorker() {
+  function startPostbackWorker(events?: EventOutbox) {
     const logger = pino({ level: 'silent' });
     return startQueueWorker(
       JOBS.affiliatePostback,
       createAffiliatePostbackProcessor({
         store: pipeline.store,
         postbacks,
+        events,
         sender,
         logTtlMs: 3600_000,
         now: Date.now,
@@ -102,6 +104,11 @@ describe('affiliate postbacks', () => {
       'aff-globex': {
         url: `${receiver.origin}/pb?lead={lead_id}&status={outcome}`,
         events: ['sold', 'no_lender'],
+      },
+      'aff-initech': {
+        url: `${receiver.origin}/pb?lead={lead_id}&status={outcome}&payout={payout}`,
+        events: ['sold', 'returned'],
+        payout: { sold: 8 },
       },
     });
     postbackQueue = new Queue(JOBS.affiliatePostback.queue, {
@@ -225,6 +232,66 @@ describe('affiliate postbacks', () => {
       const result = await until(async () => (await postbackQueue.getJob(jobId))?.returnvalue ?? undefined);
       expect(result).toEqual({ skipped: 'outcome does not qualify' });
       expect(receiver.urls).toEqual([]);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('reverses the payout of a returned lead its affiliate was paid for, and tells only an affiliate that takes reversals', async () => {
+    const events = new EventOutbox(pipeline.redis, { keyPrefix: pipeline.keyPrefix });
+    /** A sold lead of `affiliate`, whose sold postback was delivered when `paid`, then returned by its buyer. */
+    async function returnedLead(affiliate: string, paid: boolean): Promise<string> {
+      const leadId = await pipeline.store.create(SAMPLE_LEAD, { affiliateId: affiliate });
+      await pipeline.store.setOutcome(leadId, { outcome: 'sold', redirectUrl: 'https://lender.example/o/1' });
+      if (paid) {
+        const delivery = { event: 'sold', affiliate, attempt: 1, status: 200, result: 'delivered' } as const;
+        await pipeline.store.recordPostback(
+          leadId,
+          { ...delivery, at: new Date().toISOString(), ms: 5 },
+          3600_000,
+        );
+      }
+      const jobId = JOBS.affiliatePostback.jobId({ leadId, event: 'returned' });
+      await postbackQueue.add(JOBS.affiliatePostback.name, { leadId, event: 'returned' }, { jobId });
+      return leadId;
+    }
+    const initech = await returnedLead('aff-initech', true);
+    const acme = await returnedLead('aff-acme', true);
+    const globex = await returnedLead('aff-globex', false);
+    const worker = startPostbackWorker(events);
+    try {
+      const results = await Promise.all(
+        [initech, acme, globex].map((leadId) =>
+          until(async () => {
+            const job = await postbackQueue.getJob(
+              JOBS.affiliatePostback.jobId({ leadId, event: 'returned' }),
+            );
+            return job?.returnvalue ?? undefined;
+          }),
+        ),
+      );
+      expect(results).toEqual([
+        { delivered: 200 },
+        { skipped: 'affiliate takes no reversals' },
+        { skipped: 'affiliate was not paid for the lead' },
+      ]);
+      // Only the affiliate that lists `returned` is called, with the payout taken back.
+      expect(receiver.urls).toEqual([`/pb?lead=${initech}&status=returned&payout=-8.00`]);
+      const recorded = (await pipeline.redis.xrange(events.key, '-', '+')).map(([, fields]) =>
+        JSON.parse(fields[1]!),
+      );
+      const reversals = recorded
+        .filter((e) => e.type === 'payout_reversed' && [initech, acme, globex].includes(e.leadId))
+        .sort((a, b) => (a.affiliate < b.affiliate ? -1 : 1));
+      expect(reversals).toEqual([
+        expect.objectContaining({ leadId: acme, affiliate: 'aff-acme', amount: 12.5 }),
+        expect.objectContaining({
+          leadId: initech,
+          affiliate: 'aff-initech',
+          amount: 8,
+          eventId: `${initech}.payout_reversed`,
+        }),
+      ]);
     } finally {
       await worker.close();
     }

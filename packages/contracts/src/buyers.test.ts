@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BuyersFileSchema, describeBuyersFileIssues, pingPostDeadlines } from './buyers.js';
+import {
+  BuyersFileSchema,
+  describeBuyersFileIssues,
+  isAutoApproved,
+  pingPostDeadlines,
+  returnPolicyOf,
+} from './buyers.js';
 
 const good = {
   timeZone: 'America/Chicago',
@@ -97,5 +103,44 @@ describe('BuyersFileSchema', () => {
         'buyers.1.pingPost: Only a ping-post buyer has ping deadlines',
       ]),
     );
+  });
+});
+
+describe('return terms (ADR 0020)', () => {
+  const market = good.buyers[1]!;
+  const withReturns = (returns: unknown) =>
+    BuyersFileSchema.safeParse({ ...good, buyers: [good.buyers[0], { ...market, returns }] });
+
+  it('gives a buyer without terms the stated defaults: 7 days, 10 % a month, facts approved, judgements reviewed', () => {
+    const policy = returnPolicyOf(BuyersFileSchema.parse(good).buyers[1]);
+    expect(policy).toEqual({
+      windowDays: 7,
+      cap: { percent: 10, period: 'month' },
+      autoApprove: { reasons: ['invalid_contact', 'duplicate', 'invalid_bank_account'] },
+    });
+    expect(isAutoApproved(policy, 'duplicate', 500)).toBe(true);
+    expect(isAutoApproved(policy, 'fraud', 1)).toBe(false);
+  });
+
+  it('approves by a rule only the listed reasons up to its price', () => {
+    const parsed = withReturns({
+      windowDays: 3,
+      cap: { count: 20, period: 'week' },
+      autoApprove: { reasons: ['invalid_contact'], maxPrice: 40 },
+    });
+    expect(parsed.success).toBe(true);
+    const policy = returnPolicyOf(parsed.data!.buyers[1]);
+    expect(isAutoApproved(policy, 'invalid_contact', 40)).toBe(true);
+    expect(isAutoApproved(policy, 'invalid_contact', 40.01)).toBe(false);
+    expect(isAutoApproved(policy, 'duplicate', 10)).toBe(false);
+    expect(isAutoApproved({ ...policy, autoApprove: true }, 'other', 999)).toBe(true);
+  });
+
+  it('refuses a cap with neither a count nor a percent, and a window past 60 days, with their paths', () => {
+    const parsed = withReturns({ windowDays: 90, cap: { period: 'day' }, autoApprove: false });
+    expect(describeBuyersFileIssues(parsed.error!)).toEqual([
+      'buyers.1.returns.windowDays: Too big: expected number to be <=60',
+      'buyers.1.returns.cap: A cap needs a count, a percent or both',
+    ]);
   });
 });

@@ -4,6 +4,7 @@
  * takes (filters, active hours), how many (caps), in which order (tier) and at which price floors (ladder).
  */
 import * as z from 'zod';
+import { ReturnReasonSchema, type ReturnReason } from './buyer-api.js';
 import { CreditScoreSchema, LoanReasonSchema } from './options.js';
 
 /** The protocols the worker has an adapter for. */
@@ -53,6 +54,64 @@ export const BuyerFiltersSchema = z
   });
 export type BuyerFilters = z.infer<typeof BuyerFiltersSchema>;
 
+/** The calendar period a return cap counts over, in the buyers file's time zone. */
+export const RETURN_CAP_PERIODS = ['day', 'week', 'month'] as const;
+
+/**
+ * Which returns are approved without an operator: those whose reason is listed and, when `maxPrice` is set,
+ * whose sale was paid at most that much. Any other return is queued for an operator.
+ */
+const AutoApproveRuleSchema = z
+  .object({ reasons: z.array(ReturnReasonSchema).min(1), maxPrice: dollars.optional() })
+  .strict();
+
+/**
+ * A buyer's return terms (ADR 0020, "Returns and conversions"). `windowDays`: days after the sale a return is
+ * taken. `cap`: of the sales of one calendar `period` (the sale's), at most `count` returned and at most
+ * `percent` % of them (rounded down); both when both are set. `autoApprove`: true (every return within the
+ * terms), false (every return queued for an operator) or a rule.
+ */
+export const ReturnPolicySchema = z
+  .object({
+    windowDays: z.number().int().min(1).max(60),
+    cap: z
+      .object({
+        count: z.number().int().nonnegative().optional(),
+        percent: z.number().min(0).max(100).optional(),
+        period: z.enum(RETURN_CAP_PERIODS),
+      })
+      .strict()
+      .refine((cap) => cap.count !== undefined || cap.percent !== undefined, {
+        message: 'A cap needs a count, a percent or both',
+      }),
+    autoApprove: z.union([z.boolean(), AutoApproveRuleSchema]),
+  })
+  .strict();
+export type ReturnPolicy = z.infer<typeof ReturnPolicySchema>;
+
+/**
+ * The terms of a buyer whose file sets none (ADR 0020): a week to return; at most 10 % of a month's sales; the
+ * reasons a buyer can show as fact (contact, duplicate, bank account) approved at once, judgements (fraud, did
+ * not apply, out of criteria, other) reviewed by an operator.
+ */
+export const DEFAULT_RETURN_POLICY: ReturnPolicy = {
+  windowDays: 7,
+  cap: { percent: 10, period: 'month' },
+  autoApprove: { reasons: ['invalid_contact', 'duplicate', 'invalid_bank_account'] },
+};
+
+/** A buyer's return terms: its file's, or {@link DEFAULT_RETURN_POLICY}. */
+export function returnPolicyOf(buyer: Pick<Buyer, 'returns'> | undefined): ReturnPolicy {
+  return buyer?.returns ?? DEFAULT_RETURN_POLICY;
+}
+
+/** Whether a return within the terms is approved at once (true) or queued for an operator (false). */
+export function isAutoApproved(policy: ReturnPolicy, reason: ReturnReason, price: number): boolean {
+  const rule = policy.autoApprove;
+  if (typeof rule === 'boolean') return rule;
+  return rule.reasons.includes(reason) && (rule.maxPrice === undefined || price <= rule.maxPrice);
+}
+
 export const BuyerSchema = z
   .object({
     id: BuyerIdSchema,
@@ -91,6 +150,8 @@ export const BuyerSchema = z
     price: dollars.optional(),
     /** ping-post: the deadlines of its two calls (ADR 0020); see {@link pingPostDeadlines} for the defaults. */
     pingPost: z.object({ pingMs: millis.optional(), postMs: millis.optional() }).strict().optional(),
+    /** Return window, cap and approval rule; see {@link returnPolicyOf} for the defaults. */
+    returns: ReturnPolicySchema.optional(),
   })
   .strict()
   .superRefine((buyer, ctx) => {

@@ -145,7 +145,8 @@ export const JOBS = {
   }),
   /**
    * Tell the lead's affiliate about its conversion (the affiliate's postback URL): one postback per lead and
-   * event, however often the outcome is settled. Kept a week once delivered (bull-board shows them), a month when
+   * event, however often the outcome is settled. Event `returned` (a buyer's approved return, ADR 0020) reverses
+   * the affiliate's payout, and tells the affiliate when it takes reversals. Kept a week once delivered (bull-board shows them), a month when
    * every attempt failed.
    */
   affiliatePostback: defineJob({

@@ -4,6 +4,7 @@
  * never an answer a person typed, never SSN, bank, routing, licence or birth date.
  */
 import * as z from 'zod';
+import { ReturnReasonSchema } from './buyer-api.js';
 import { MappedFieldErrorSchema } from './buyer-field-errors.js';
 import { OutcomeSchema } from './lead-outcome.js';
 import { StepNameSchema } from './landing.js';
@@ -74,6 +75,58 @@ export const LeadEventSchema = z.discriminatedUnion('type', [
    * holds of it (these events) names nobody and stays; the consent evidence went with it.
    */
   z.object({ ...base, type: z.literal('erased'), requestId: z.string().max(80) }),
+  /**
+   * A buyer's return of a lead it bought, in effect (ADR 0020, "Returns and conversions"): approved by the
+   * buyer's rule at once or by an operator later. Reverses the sale's revenue (`price`). One per sale.
+   */
+  z.object({
+    ...base,
+    type: z.literal('returned'),
+    returnId: z.string().max(80),
+    buyer: z.string().max(40),
+    /** The sold attempt's key. */
+    attemptKey: z.string().min(16).max(200),
+    reason: ReturnReasonSchema,
+    /** The sale's price, taken off the revenue. */
+    price: z.number().nonnegative(),
+    approvedBy: z.enum(['rule', 'operator']),
+    /** When the buyer filed it (`at` is when it took effect). */
+    filedAt: z.string(),
+  }),
+  /** A return the buyer's rule did not approve at once: waiting for an operator (no revenue reversed yet). */
+  z.object({
+    ...base,
+    type: z.literal('return_queued'),
+    returnId: z.string().max(80),
+    buyer: z.string().max(40),
+    attemptKey: z.string().min(16).max(200),
+    reason: ReturnReasonSchema,
+    price: z.number().nonnegative(),
+  }),
+  /** An operator refused a queued return: the sale stands. */
+  z.object({
+    ...base,
+    type: z.literal('return_rejected'),
+    returnId: z.string().max(80),
+    buyer: z.string().max(40),
+  }),
+  /** The payout of the lead's affiliate taken back after an approved return (the affiliate had been paid). */
+  z.object({
+    ...base,
+    type: z.literal('payout_reversed'),
+    affiliate: z.string().max(64),
+    amount: z.number().nonnegative(),
+  }),
+  /** A buyer's report of what became of a lead it bought: funded (with the amount) or not. One per sale. */
+  z.object({
+    ...base,
+    type: z.literal('converted'),
+    conversionId: z.string().max(80),
+    buyer: z.string().max(40),
+    attemptKey: z.string().min(16).max(200),
+    funded: z.boolean(),
+    amount: z.number().positive().optional(),
+  }),
 ]);
 export type LeadEvent = z.infer<typeof LeadEventSchema>;
 export type LeadEventType = LeadEvent['type'];

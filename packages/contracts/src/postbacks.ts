@@ -6,7 +6,11 @@
 import * as z from 'zod';
 import type { Tracking } from './tracking.js';
 
-export const POSTBACK_EVENTS = ['sold', 'rejected', 'no_lender'] as const;
+/**
+ * What a postback fires on: a final outcome, or `returned` (ADR 0020): the buyer returned a sold lead and the
+ * affiliate's payout for it is reversed. An affiliate that lists `returned` accepts reversals.
+ */
+export const POSTBACK_EVENTS = ['sold', 'rejected', 'no_lender', 'returned'] as const;
 export const PostbackEventSchema = z.enum(POSTBACK_EVENTS);
 export type PostbackEvent = z.infer<typeof PostbackEventSchema>;
 
@@ -59,6 +63,7 @@ export function postbackValues(input: {
   leadId: string;
   tracking: Partial<Tracking>;
   event: PostbackEvent;
+  /** A reversal's is negative: minus the payout taken back. */
   payout: number | undefined;
   at: Date;
 }): Partial<Record<PostbackMacro, string>> {

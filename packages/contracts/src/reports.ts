@@ -170,15 +170,32 @@ export const SalesReportSchema = rowsReport(SalesRowSchema);
 export type SalesReport = z.infer<typeof SalesReportSchema>;
 
 /**
+ * What the sales of the range earned once buyers' returns are counted (ADR 0020, "Returns and conversions"),
+ * over the leads created in the range, whenever the return came. `revenue` is gross: every sale's price.
+ * `returns` and `returnedRevenue`: approved returns and the prices they reversed; `netRevenue` = revenue −
+ * returnedRevenue. `pendingReturns`: returns waiting for an operator (not reversed yet). `conversions`: sales
+ * the buyer reported funded, `fundedAmount` their loan amounts.
+ */
+const RevenueFiguresSchema = z.object({
+  revenue: z.number().nonnegative(),
+  returns: z.number().int().nonnegative(),
+  returnedRevenue: z.number().nonnegative(),
+  netRevenue: z.number(),
+  pendingReturns: z.number().int().nonnegative(),
+  conversions: z.number().int().nonnegative(),
+  fundedAmount: z.number().nonnegative(),
+});
+export type RevenueFigures = z.infer<typeof RevenueFiguresSchema>;
+
+/**
  * One buyer's waterfall attempts over the leads created in the range. `acceptRate` is sold ÷ attempts that
  * reached the buyer (capped ones did not); `averagePrice` is revenue ÷ sold, null when none sold.
  */
-export const BuyerSalesRowSchema = z.object({
+export const BuyerSalesRowSchema = RevenueFiguresSchema.extend({
   buyer: z.string(),
   attempts: z.number().int().nonnegative(),
   sold: z.number().int().nonnegative(),
   acceptRate: z.number().min(0).max(1),
-  revenue: z.number().nonnegative(),
   averagePrice: z.number().nonnegative().nullable(),
   timeouts: z.number().int().nonnegative(),
   /** Attempts a full cap kept from the buyer. */
@@ -189,6 +206,20 @@ export type BuyerSalesRow = z.infer<typeof BuyerSalesRowSchema>;
 /** `GET /api/v1/admin/reports/buyers`: one row per buyer, by revenue. */
 export const BuyerSalesReportSchema = rowsReport(BuyerSalesRowSchema);
 export type BuyerSalesReport = z.infer<typeof BuyerSalesReportSchema>;
+
+/**
+ * One affiliate's sales over the leads it sent that were created in the range (null: leads without one), and
+ * `payoutsReversed`: what its payouts lost to approved returns of leads it had been paid for.
+ */
+export const AffiliateRevenueRowSchema = RevenueFiguresSchema.extend({
+  affiliate: z.string().nullable(),
+  sold: z.number().int().nonnegative(),
+  payoutsReversed: z.number().nonnegative(),
+});
+
+/** `GET /api/v1/admin/reports/affiliates`: one row per affiliate, by net revenue. */
+export const AffiliateRevenueReportSchema = rowsReport(AffiliateRevenueRowSchema);
+export type AffiliateRevenueReport = z.infer<typeof AffiliateRevenueReportSchema>;
 
 /** `GET /api/v1/admin/reports/dimensions`: the values the filters can take over the range, for pickers. */
 export const ReportDimensionsSchema = z.object({

@@ -3,6 +3,7 @@
  * back from GET /_sandbox/buyers. Not part of any buyer protocol.
  */
 import * as z from 'zod';
+import { ReturnReasonSchema } from './buyer-api.js';
 import { BuyerIdSchema } from './buyers.js';
 
 const share = z.number().min(0).max(1);
@@ -19,6 +20,26 @@ const common = {
   /** Each answer takes a duration drawn uniformly from [latencyMinMs, latencyMaxMs]. */
   latencyMinMs: millis.default(20),
   latencyMaxMs: millis.default(200),
+  /**
+   * Returns (ADR 0020): this buyer returns a seeded share of the leads it bought (sync-post and ping-post
+   * buyers), calling the product's buyer API (`SANDBOX_RETURNS_URL`) with `apiKey` after a delay drawn from
+   * [delayMinMs, delayMaxMs], with a reason drawn from `reasons`. Left out, or without SANDBOX_RETURNS_URL,
+   * it returns nothing.
+   */
+  returns: z
+    .object({
+      rate: share,
+      delayMinMs: millis.default(1000),
+      delayMaxMs: millis.default(5000),
+      apiKey: z.string().min(1),
+      reasons: z.array(ReturnReasonSchema).min(1).default(['invalid_contact']),
+    })
+    .strict()
+    .refine((r) => r.delayMinMs <= r.delayMaxMs, {
+      message: 'delayMinMs must not exceed delayMaxMs',
+      path: ['delayMinMs'],
+    })
+    .optional(),
 };
 
 export const SandboxBuyerSchema = z.discriminatedUnion('protocol', [
@@ -94,6 +115,8 @@ export const SandboxBuyerStatsSchema = z.object({
   rejected: count,
   errors: count,
   pending: count,
+  /** A buyer with returns: the returns it sent to the buyer API, and how they were answered. */
+  returns: z.object({ sent: count, accepted: count, refused: count, failed: count }).optional(),
 });
 export type SandboxBuyerStats = z.infer<typeof SandboxBuyerStatsSchema>;
 export const SandboxBuyersStatsSchema = z.object({ buyers: z.array(SandboxBuyerStatsSchema) });

@@ -93,7 +93,7 @@ describe('sales by buyer', () => {
     expect(Number(rows.find((r) => r.attempt_key === 'lead-fixture-000A-1')!.price)).toBe(62.5);
   });
 
-  it('reports attempts, accept rate, revenue, average price and timeouts per buyer', async () => {
+  it('reports attempts, accept rate, revenue, average price and timeouts per buyer, with no return to net', async () => {
     const report = await buyerSalesReport(
       db,
       ReportQuerySchema.parse({ from: '2026-11-10', to: '2026-11-10' }),
@@ -106,6 +106,12 @@ describe('sales by buyer', () => {
         sold: 1,
         acceptRate: 0.25,
         revenue: 62.5,
+        netRevenue: 62.5,
+        returns: 0,
+        returnedRevenue: 0,
+        pendingReturns: 0,
+        conversions: 0,
+        fundedAmount: 0,
         averagePrice: 62.5,
         timeouts: 1,
         capped: 1,
@@ -116,6 +122,12 @@ describe('sales by buyer', () => {
         sold: 1,
         acceptRate: 0.5,
         revenue: 30,
+        netRevenue: 30,
+        returns: 0,
+        returnedRevenue: 0,
+        pendingReturns: 0,
+        conversions: 0,
+        fundedAmount: 0,
         averagePrice: 30,
         timeouts: 0,
         capped: 0,

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql, type Generated } from 'kysely';
-import { Migrator, type Migration } from 'kysely/migration';
+import { Migrator } from 'kysely/migration';
 import pg from 'pg';
+import { MIGRATIONS } from './migrations/index.js';
 
 /** The tables of the system of record (migrations below). */
 export interface Database {
@@ -53,6 +54,43 @@ export interface Database {
     field_errors: unknown;
     at: Date;
   };
+  /** Buyers' returns of sales (ADR 0020, "Returns and conversions"), one row per return filed. */
+  sale_returns: {
+    return_id: string;
+    lead_id: string;
+    attempt_key: string;
+    buyer: string;
+    reason: string;
+    note: string | null;
+    /** approved | pending | rejected */
+    status: string;
+    price: string | number;
+    sold_at: Date;
+    filed_at: Date;
+    decided_at: Date | null;
+    /** rule | operator */
+    decided_by: string | null;
+  };
+  /** Buyers' reports of what became of a sale: funded (with the amount) or not; one per sale. */
+  sale_conversions: {
+    conversion_id: string;
+    lead_id: string;
+    attempt_key: string;
+    buyer: string;
+    funded: boolean;
+    amount: string | number | null;
+    recorded_at: Date;
+  };
+  /** The buyer API's idempotency keys (hashed), each bound to its request body and what it created. */
+  buyer_api_requests: {
+    buyer: string;
+    /** returns | conversions */ kind: string;
+    key_hash: string;
+    fingerprint: string;
+    /** The return or conversion the request created. */
+    created_id: string;
+    at: Date;
+  };
   consent_archive: {
     lead_id: string;
     consented_at: Date;
@@ -83,160 +121,6 @@ export interface Database {
     erased_at: Date | null;
   };
 }
-
-/**
- * The schema, one migration per change; applied in order at start by Kysely's migrator (it records what ran in
- * `kysely_migration` and takes a lock, so instances starting together apply each once).
- */
-const MIGRATIONS: Record<string, Migration> = {
-  '0001_lead_events_and_summary': {
-    async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable('lead_events')
-        .addColumn('event_id', 'text', (c) => c.primaryKey())
-        .addColumn('lead_id', 'text', (c) => c.notNull())
-        .addColumn('type', 'text', (c) => c.notNull())
-        .addColumn('at', 'timestamptz', (c) => c.notNull())
-        .addColumn('data', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
-        .addColumn('recorded_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-        .execute();
-      await db.schema.createIndex('lead_events_lead').on('lead_events').column('lead_id').execute();
-      await db.schema
-        .createTable('lead_summary')
-        .addColumn('lead_id', 'text', (c) => c.primaryKey())
-        .addColumn('created_at', 'timestamptz')
-        .addColumn('source', 'text')
-        .addColumn('affiliate', 'text')
-        .addColumn('utm_source', 'text')
-        .addColumn('campaign_type', 'text')
-        .addColumn('amount', 'integer')
-        .addColumn('loan_reason', 'text')
-        .addColumn('state', 'text')
-        .addColumn('submitted_at', 'timestamptz')
-        .addColumn('outcome', 'text')
-        .addColumn('outcome_reason', 'text')
-        .addColumn('decided_at', 'timestamptz')
-        .addColumn('seconds_to_decision', 'double precision')
-        .execute();
-      await db.schema
-        .createIndex('lead_summary_created')
-        .on('lead_summary')
-        .columns(['created_at', 'affiliate'])
-        .execute();
-      await db.schema
-        .createTable('lead_steps')
-        .addColumn('lead_id', 'text', (c) => c.notNull())
-        .addColumn('step', 'text', (c) => c.notNull())
-        .addColumn('completed_at', 'timestamptz', (c) => c.notNull())
-        .addPrimaryKeyConstraint('lead_steps_pk', ['lead_id', 'step'])
-        .execute();
-    },
-    async down(db: Kysely<unknown>) {
-      await db.schema.dropTable('lead_steps').execute();
-      await db.schema.dropTable('lead_summary').execute();
-      await db.schema.dropTable('lead_events').execute();
-    },
-  },
-  '0002_consent_archive': {
-    async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable('consent_archive')
-        .addColumn('lead_id', 'text', (c) => c.primaryKey())
-        .addColumn('consented_at', 'timestamptz', (c) => c.notNull())
-        .addColumn('retained_until', 'timestamptz', (c) => c.notNull())
-        .addColumn('record', 'jsonb', (c) => c.notNull())
-        .addColumn('contact_sealed', 'text', (c) => c.notNull())
-        .execute();
-      await db.schema
-        .createIndex('consent_archive_retained_until')
-        .on('consent_archive')
-        .column('retained_until')
-        .execute();
-    },
-    async down(db: Kysely<unknown>) {
-      await db.schema.dropTable('consent_archive').execute();
-    },
-  },
-  '0003_privacy_requests': {
-    async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable('privacy_requests')
-        .addColumn('request_id', 'text', (c) => c.primaryKey())
-        .addColumn('type', 'text', (c) => c.notNull())
-        .addColumn('source', 'text', (c) => c.notNull())
-        .addColumn('at', 'timestamptz', (c) => c.notNull())
-        .addColumn('lead_id', 'text')
-        .addColumn('contact_hashes', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'`))
-        .addColumn('details', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
-        .addColumn('request_sealed', 'text')
-        .addColumn('erased_at', 'timestamptz')
-        .execute();
-      await db.schema.createIndex('privacy_requests_at').on('privacy_requests').column('at').execute();
-      // Erasure finds a person's requests by the hashes of their email and phone.
-      await db.schema
-        .createIndex('privacy_requests_contact')
-        .on('privacy_requests')
-        .using('gin')
-        .column('contact_hashes')
-        .execute();
-    },
-    async down(db: Kysely<unknown>) {
-      await db.schema.dropTable('privacy_requests').execute();
-    },
-  },
-  '0004_buyer_attempts': {
-    async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable('buyer_attempts')
-        .addColumn('attempt_key', 'text', (c) => c.primaryKey())
-        .addColumn('lead_id', 'text', (c) => c.notNull())
-        .addColumn('step', 'integer', (c) => c.notNull())
-        .addColumn('buyer', 'text', (c) => c.notNull())
-        .addColumn('tier', 'integer', (c) => c.notNull())
-        .addColumn('floor', sql`numeric(12, 2)`)
-        .addColumn('result', 'text', (c) => c.notNull())
-        .addColumn('price', sql`numeric(12, 2)`)
-        .addColumn('latency_ms', 'integer', (c) => c.notNull())
-        .addColumn('field_errors', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
-        .addColumn('at', 'timestamptz', (c) => c.notNull())
-        .execute();
-      await db.schema.createIndex('buyer_attempts_lead').on('buyer_attempts').column('lead_id').execute();
-      await db.schema
-        .createIndex('buyer_attempts_buyer')
-        .on('buyer_attempts')
-        .columns(['buyer', 'at'])
-        .execute();
-    },
-    async down(db: Kysely<unknown>) {
-      await db.schema.dropTable('buyer_attempts').execute();
-    },
-  },
-  // The operator's lead search (issue 33): a partner lead by its partner and idempotency key, any lead by click id.
-  '0005_lead_search': {
-    async up(db: Kysely<unknown>) {
-      await db.schema
-        .alterTable('lead_summary')
-        .addColumn('partner', 'text')
-        .addColumn('idempotency_key', 'text')
-        .addColumn('click_id', 'text')
-        .execute();
-      await db.schema
-        .createIndex('lead_summary_partner_key')
-        .on('lead_summary')
-        .columns(['partner', 'idempotency_key'])
-        .execute();
-      await db.schema.createIndex('lead_summary_click').on('lead_summary').column('click_id').execute();
-    },
-    async down(db: Kysely<unknown>) {
-      await db.schema
-        .alterTable('lead_summary')
-        .dropColumn('partner')
-        .dropColumn('idempotency_key')
-        .dropColumn('click_id')
-        .execute();
-    },
-  },
-};
 
 export interface OpenDatabaseOptions {
   url: string;

@@ -66,9 +66,15 @@ function summaryPatch(event: LeadEvent): SummaryPatch | undefined {
         decided_at: at,
         seconds_to_decision: event.secondsToDecision ?? null,
       };
+    // Returns and conversions have tables of their own, written with their event (buyer-returns.ts).
     case 'step_completed':
     case 'buyer_attempt':
     case 'erased':
+    case 'returned':
+    case 'return_queued':
+    case 'return_rejected':
+    case 'payout_reversed':
+    case 'converted':
       return undefined;
   }
 }

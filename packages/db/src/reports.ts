@@ -1,4 +1,4 @@
-import { sql, type Kysely, type SqlBool, type ExpressionBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import {
   FUNNEL_POSITIONS,
   type BuyerSalesReport,
@@ -9,37 +9,8 @@ import {
   type SalesReport,
 } from '@funnel/contracts/reports';
 import type { Database } from './database.js';
-
-/** The day a lead belongs to: its creation, as a calendar day in the business time zone. */
-function createdDay(timeZone: string) {
-  return sql<string>`(lead_summary.created_at at time zone ${timeZone})::date`;
-}
-
-/** The report's filters over `lead_summary`. */
-function matches(query: ReportQuery, timeZone: string) {
-  return (eb: ExpressionBuilder<Database, 'lead_summary'>) => {
-    const day = createdDay(timeZone);
-    const conditions = [
-      eb(sql`${day}`, '>=', sql`${query.from}::date`),
-      eb(sql`${day}`, '<=', sql`${query.to}::date`),
-    ];
-    if (query.affiliate) conditions.push(eb('lead_summary.affiliate', '=', query.affiliate));
-    if (query.utmSource) conditions.push(eb('lead_summary.utm_source', '=', query.utmSource));
-    if (query.source) conditions.push(eb('lead_summary.source', '=', query.source));
-    return eb.and(conditions) as unknown as ReturnType<ExpressionBuilder<Database, 'lead_summary'>['and']> &
-      SqlBool;
-  };
-}
-
-function filtersOf(query: ReportQuery): FunnelReport['filters'] {
-  return {
-    from: query.from,
-    to: query.to,
-    ...(query.affiliate ? { affiliate: query.affiliate } : {}),
-    ...(query.utmSource ? { utmSource: query.utmSource } : {}),
-    ...(query.source ? { source: query.source } : {}),
-  };
-}
+import { createdDay, filtersOf, matches } from './report-filters.js';
+import { revenueFigures } from './revenue-report.js';
 
 /**
  * The funnel over the leads created in the range: how many reached and completed each position in wizard order,
@@ -198,46 +169,59 @@ export async function salesReport(
   };
 }
 
-/** Sales by buyer: the waterfall's attempts at each buyer over the leads created in the range. */
+/**
+ * Sales by buyer: the waterfall's attempts at each buyer over the leads created in the range, with gross
+ * revenue, returns, net revenue and conversions (ADR 0020), by net revenue.
+ */
 export async function buyerSalesReport(
   db: Kysely<Database>,
   query: ReportQuery,
   timeZone: string,
 ): Promise<BuyerSalesReport> {
-  const rows = await db
-    .selectFrom('buyer_attempts')
-    .innerJoin('lead_summary', 'lead_summary.lead_id', 'buyer_attempts.lead_id')
-    .where(matches(query, timeZone))
-    .select([
-      'buyer_attempts.buyer',
-      sql<string>`count(*) filter (where result <> 'capped')`.as('attempts'),
-      sql<string>`count(*) filter (where result = 'sold')`.as('sold'),
-      sql<string>`round(coalesce(sum(price) filter (where result = 'sold'), 0)::numeric, 2)::float8`.as(
-        'revenue',
-      ),
-      sql<string>`count(*) filter (where result = 'timeout')`.as('timeouts'),
-      sql<string>`count(*) filter (where result = 'capped')`.as('capped'),
-    ])
-    .groupBy('buyer_attempts.buyer')
-    .orderBy(sql`4 desc`)
-    .orderBy('buyer_attempts.buyer')
-    .execute();
+  const [rows, figures] = await Promise.all([
+    db
+      .selectFrom('buyer_attempts')
+      .innerJoin('lead_summary', 'lead_summary.lead_id', 'buyer_attempts.lead_id')
+      .where(matches(query, timeZone))
+      .select([
+        'buyer_attempts.buyer',
+        sql<string>`count(*) filter (where result <> 'capped')`.as('attempts'),
+        sql<string>`count(*) filter (where result = 'sold')`.as('sold'),
+        sql<string>`count(*) filter (where result = 'timeout')`.as('timeouts'),
+        sql<string>`count(*) filter (where result = 'capped')`.as('capped'),
+      ])
+      .groupBy('buyer_attempts.buyer')
+      .execute(),
+    revenueFigures(db, query, timeZone, 'buyer'),
+  ]);
+  const byBuyer = new Map(figures.map(({ key, sold: _sold, payoutsReversed: _reversed, ...f }) => [key, f]));
+  const none = {
+    revenue: 0,
+    returns: 0,
+    returnedRevenue: 0,
+    netRevenue: 0,
+    pendingReturns: 0,
+    conversions: 0,
+    fundedAmount: 0,
+  };
   return {
     filters: filtersOf(query),
-    rows: rows.map((row) => {
-      const attempts = Number(row.attempts);
-      const sold = Number(row.sold);
-      const revenue = Number(row.revenue);
-      return {
-        buyer: row.buyer,
-        attempts,
-        sold,
-        acceptRate: attempts > 0 ? sold / attempts : 0,
-        revenue,
-        averagePrice: sold > 0 ? Math.round((revenue / sold) * 100) / 100 : null,
-        timeouts: Number(row.timeouts),
-        capped: Number(row.capped),
-      };
-    }),
+    rows: rows
+      .map((row) => {
+        const attempts = Number(row.attempts);
+        const sold = Number(row.sold);
+        const money = byBuyer.get(row.buyer) ?? none;
+        return {
+          buyer: row.buyer,
+          attempts,
+          sold,
+          acceptRate: attempts > 0 ? sold / attempts : 0,
+          ...money,
+          averagePrice: sold > 0 ? Math.round((money.revenue / sold) * 100) / 100 : null,
+          timeouts: Number(row.timeouts),
+          capped: Number(row.capped),
+        };
+      })
+      .sort((a, b) => b.netRevenue - a.netRevenue || (a.buyer < b.buyer ? -1 : a.buyer > b.buyer ? 1 : 0)),
   };
 }

@@ -25,6 +25,16 @@ const AFFILIATE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const SHA256_HEX = /^[a-f0-9]{64}$/;
 const MIN_SECRET_LENGTH = 32;
 
+/**
+ * What is wrong with an API key entry's hash and rate (`PARTNER_API_KEYS`, and the buyer API's
+ * `BUYER_API_KEYS`), or undefined.
+ */
+export function keyHashProblem(hash: string, rate: string, seen: ReadonlySet<string>): string | undefined {
+  if (!SHA256_HEX.test(hash)) return 'key hash: 64 lower-case hex digits (SHA-256 of the key)';
+  if (!/^[1-9]\d{0,5}$/.test(rate)) return 'rate: a whole number of requests per minute';
+  return seen.has(hash) ? 'this key hash is listed twice' : undefined;
+}
+
 /** SHA-256 of a presented API key, as configured in `PARTNER_API_KEYS`. */
 export function hashPartnerApiKey(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
@@ -48,13 +58,7 @@ export const PartnerApiKeysSchema = z
           ? 'partner id: letters, digits, - and _ (1–64)'
           : !AFFILIATE_ID.test(affiliateId)
             ? 'affiliate id: letters, digits, ., - and _ (1–64)'
-            : !SHA256_HEX.test(hash)
-              ? 'key hash: 64 lower-case hex digits (SHA-256 of the key)'
-              : !/^[1-9]\d{0,5}$/.test(rate)
-                ? 'rate: a whole number of requests per minute'
-                : seen.has(hash)
-                  ? 'this key hash is listed twice'
-                  : undefined;
+            : keyHashProblem(hash, rate, seen);
       if (problem) {
         ctx.issues.push({
           code: 'custom',

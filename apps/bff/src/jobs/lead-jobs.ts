@@ -29,6 +29,17 @@ export class LeadJobs {
   }
 
   /**
+   * A buyer's return of the lead took effect (ADR 0020): the worker reverses the affiliate's payout when it was
+   * paid, and tells the affiliate when its postback accepts reversals. One job per lead.
+   */
+  async payoutReversal(leadId: string): Promise<void> {
+    await enqueue(this.queue(JOBS.affiliatePostback.queue), JOBS.affiliatePostback, {
+      leadId,
+      event: 'returned',
+    });
+  }
+
+  /**
    * Removes every job of a lead from every queue of the catalog; returns how many existed and were removed. A
    * job a worker holds at this moment cannot be removed: it finds the lead gone and ends without doing anything.
    */

@@ -29,7 +29,8 @@ const integerHeader = (description: string) => ({ description, schema: { type: '
 /** Every response header the API sends that a client acts on. */
 const HEADERS = {
   'Idempotent-Replayed': {
-    description: '`true` when an earlier request with the same `Idempotency-Key` created this lead.',
+    description:
+      '`true` when an earlier request with the same `Idempotency-Key` created this lead, return or conversion.',
     schema: { type: 'string', enum: ['true'] },
   },
   'X-RateLimit-Limit': integerHeader('Requests allowed in the current window.'),
@@ -96,6 +97,22 @@ function stepExample(name: StepName): Record<string, unknown> {
 
 const STEP_OPERATIONS = new Map(STEP_NAMES.map((name) => [`saveStep_${name}`, name]));
 
+/** The buyer API's examples: a return of the lead `ReferenceID` named, and a funded conversion. */
+const BUYER_EXAMPLES: Record<string, { summary: string; value: Json }> = {
+  postBuyerReturns: {
+    summary: 'The phone number does not reach the borrower',
+    value: {
+      reference: 'k3J9xQ2mVb7TzR1pL8wN4A',
+      reason: 'invalid_contact',
+      note: 'Number disconnected, 3 tries',
+    },
+  },
+  postBuyerConversions: {
+    summary: 'The loan was funded',
+    value: { reference: 'k3J9xQ2mVb7TzR1pL8wN4A', funded: true, amount: 1500 },
+  },
+};
+
 /** Examples on the media type, where zod cannot put them (an input schema drops `examples`). */
 function addExamples(operation: Operation): void {
   const media = (operation.requestBody?.content as Record<string, Json> | undefined)?.['application/json'];
@@ -105,7 +122,12 @@ function addExamples(operation: Operation): void {
   if (operation.operationId === 'postPartnerLeads') {
     media.examples = { sampleLead: { summary: 'A complete lead', value: PARTNER_LEAD_REQUEST_EXAMPLE } };
   }
+  const buyerExample = BUYER_EXAMPLES[operation.operationId ?? ''];
+  if (buyerExample) media.examples = { sample: buyerExample };
 }
+
+/** Operations whose repeat with the same `Idempotency-Key` answers what the first created. */
+const REPLAYABLE = new Set(['postPartnerLeads', 'postBuyerReturns', 'postBuyerConversions']);
 
 /** Rate-limit headers where a 429 can come, `Retry-After` on 429 and 503, `Idempotent-Replayed` on a replay. */
 function addResponseHeaders(operation: Operation): void {
@@ -117,7 +139,7 @@ function addResponseHeaders(operation: Operation): void {
       for (const name of RATE_LIMIT_HEADERS) headers[name] = headerRef(name);
     }
     if (status === '429' || status === '503') headers['Retry-After'] = headerRef('Retry-After');
-    if (operation.operationId === 'postPartnerLeads' && status === '202') {
+    if (REPLAYABLE.has(operation.operationId ?? '') && (status === '202' || status === '200')) {
       headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
     }
     if (Object.keys(headers).length > 0) response.headers = headers;

@@ -36,6 +36,12 @@ export default fp(
               'Server-to-server lead posting for integrators, authenticated by API key (Authorization: Bearer). ' +
               'Outcome webhooks (`webhooks.leadOutcome`) are signed as Standard Webhooks.',
           },
+          {
+            name: 'buyer-api',
+            description:
+              'For buyers of our leads, with their own API key (Authorization: Bearer): return a lead within ' +
+              'your return window and under your cap, report a conversion. Idempotent by `Idempotency-Key`.',
+          },
         ],
         components: {
           securitySchemes: {
@@ -49,6 +55,11 @@ export default fp(
               type: 'http',
               scheme: 'bearer',
               description: 'A partner API key, issued once; we keep only its SHA-256.',
+            },
+            buyerApiKey: {
+              type: 'http',
+              scheme: 'bearer',
+              description: 'A buyer API key (BUYER_API_KEYS), issued once; we keep only its SHA-256.',
             },
             adminToken: {
               type: 'http',

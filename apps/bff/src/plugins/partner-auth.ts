@@ -17,6 +17,11 @@ declare module 'fastify' {
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+/** The key of an `Authorization: Bearer <key>` header, or undefined. */
+export function bearerKey(request: FastifyRequest): string | undefined {
+  return BEARER.exec(request.headers.authorization ?? '')?.[1];
+}
+
 /** The same answer for a missing and a wrong key: a caller learns nothing about which keys exist. */
 function unauthorized(reply: FastifyReply): HttpError {
   reply.header('www-authenticate', 'Bearer realm="partner-api"');
@@ -33,7 +38,7 @@ export default fp<{ keys: readonly PartnerApiKey[] }>(
     const keyring = new PartnerKeyring(keys);
     app.decorateRequest('partner', null);
     app.decorate('authenticatePartner', async (request: FastifyRequest, reply: FastifyReply) => {
-      const presented = BEARER.exec(request.headers.authorization ?? '')?.[1];
+      const presented = bearerKey(request);
       const partner = presented ? keyring.identify(presented) : undefined;
       if (!partner) throw unauthorized(reply);
       request.partner = partner;

@@ -4,17 +4,21 @@ import type { Kysely } from 'kysely';
 import type * as z from 'zod';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
 import {
+  AffiliateRevenueReportSchema,
   BuyerSalesReportSchema,
   FunnelReportSchema,
   ReportQuerySchema,
   SalesReportSchema,
+  type AffiliateRevenueReport,
   type BuyerSalesReport,
+  type RevenueFigures,
   type FunnelReport,
   type ReportQuery,
   type SalesReport,
 } from '@funnel/contracts/reports';
 import type { Database } from '@funnel/db/database';
 import { buyerSalesReport, funnelReport, salesReport } from '@funnel/db/reports';
+import { affiliateRevenueReport } from '@funnel/db/revenue-report';
 import { readSystemOfRecord } from '../system-of-record/read-system-of-record.js';
 
 const security: Array<Record<string, string[]>> = [{ adminToken: [] }, { operatorSession: [] }];
@@ -68,19 +72,48 @@ function salesCsv(report: SalesReport): string {
   );
 }
 
+/** The revenue columns both the buyer and the affiliate reports end with. */
+const REVENUE_HEADER = [
+  'revenue',
+  'returns',
+  'returned_revenue',
+  'net_revenue',
+  'pending_returns',
+  'conversions',
+  'funded_amount',
+];
+function revenueCells(r: RevenueFigures): unknown[] {
+  return [
+    r.revenue.toFixed(2),
+    r.returns,
+    r.returnedRevenue.toFixed(2),
+    r.netRevenue.toFixed(2),
+    r.pendingReturns,
+    r.conversions,
+    r.fundedAmount.toFixed(2),
+  ];
+}
+
 function buyersCsv(report: BuyerSalesReport): string {
   return csv(
-    ['buyer', 'attempts', 'sold', 'accept_rate', 'revenue', 'average_price', 'timeouts', 'capped'],
+    ['buyer', 'attempts', 'sold', 'accept_rate', 'average_price', 'timeouts', 'capped', ...REVENUE_HEADER],
     report.rows.map((r) => [
       r.buyer,
       r.attempts,
       r.sold,
       r.acceptRate.toFixed(4),
-      r.revenue.toFixed(2),
       r.averagePrice?.toFixed(2),
       r.timeouts,
       r.capped,
+      ...revenueCells(r),
     ]),
+  );
+}
+
+function affiliatesCsv(report: AffiliateRevenueReport): string {
+  return csv(
+    ['affiliate', 'sold', ...REVENUE_HEADER, 'payouts_reversed'],
+    report.rows.map((r) => [r.affiliate, r.sold, ...revenueCells(r), r.payoutsReversed.toFixed(2)]),
   );
 }
 
@@ -132,14 +165,26 @@ const REPORTS: ReadonlyArray<ReportRoute<unknown>> = [
   }),
   report({
     name: 'buyers',
-    summary: 'Sales by buyer: waterfall attempts, accept rate, revenue, average price and timeouts',
+    summary: 'Sales by buyer: attempts, accept rate, gross revenue, returns, net revenue and conversions',
     description:
-      'Over the waterfall attempts of the leads created in the range, one row per buyer, by revenue. ' +
-      '`attempts` leaves out attempts a full cap kept from the buyer (`capped`). Same filters as the ' +
-      'funnel report; `format=csv` answers CSV.',
+      'Over the waterfall attempts of the leads created in the range, one row per buyer, by net revenue. ' +
+      '`attempts` leaves out attempts a full cap kept from the buyer (`capped`). Returns and conversions ' +
+      'count against the sale’s lead, whenever they came; `netRevenue` is `revenue` less approved returns. ' +
+      'Same filters as the funnel report; `format=csv` answers CSV.',
     schema: BuyerSalesReportSchema,
     read: buyerSalesReport,
     csv: buyersCsv,
+  }),
+  report({
+    name: 'affiliates',
+    summary: 'Sales by affiliate: gross revenue, returns, net revenue, conversions and payouts reversed',
+    description:
+      'Over the sold leads created in the range, one row per affiliate (null: leads without one), by net ' +
+      'revenue. `payoutsReversed`: the affiliate’s payouts taken back after approved returns. Same filters ' +
+      'as the funnel report; `format=csv` answers CSV.',
+    schema: AffiliateRevenueReportSchema,
+    read: affiliateRevenueReport,
+    csv: affiliatesCsv,
   }),
 ];
 

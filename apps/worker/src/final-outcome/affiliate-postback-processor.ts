@@ -8,13 +8,16 @@ import {
   type AffiliatePostbacks,
   type PostbackDelivery,
 } from '@funnel/contracts/postbacks';
+import type { EventOutbox } from '@funnel/lead-store/event-outbox';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
 import { postbackEventOf } from './affiliate-postback-notifier.js';
 import { WebhookAddressRefusedError, type WebhookSender } from './webhook-sender.js';
 
 export interface AffiliatePostbackDeps {
-  store: Pick<LeadStore, 'getTracking' | 'getOutcome' | 'recordPostback'>;
+  store: Pick<LeadStore, 'getTracking' | 'getOutcome' | 'recordPostback' | 'getPostbacks'>;
   postbacks: AffiliatePostbacks;
+  /** The lead-event outbox, with a system of record: a payout reversal is recorded as an event. */
+  events?: Pick<EventOutbox, 'append'> | undefined;
   sender: Pick<WebhookSender, 'get'>;
   /** How long a lead's delivery record is kept after its latest attempt. */
   logTtlMs: number;
@@ -40,15 +43,24 @@ export function createAffiliatePostbackProcessor(deps: AffiliatePostbackDeps) {
       deps.store.getOutcome(leadId),
     ]);
     if (!tracking) return { skipped: 'lead gone' };
-    if (postbackEventOf(outcome) !== event) return { skipped: 'outcome does not qualify' };
+    const qualifies =
+      event === 'returned' ? postbackEventOf(outcome) === 'sold' : postbackEventOf(outcome) === event;
+    if (!qualifies) return { skipped: 'outcome does not qualify' };
     const affiliate = affiliateOf(tracking);
     const postback = affiliate ? deps.postbacks[affiliate] : undefined;
     if (!affiliate || !postback) return { skipped: 'no postback configured' };
 
+    let payout = postback.payout[event];
+    if (event === 'returned') {
+      const reversed = await reversePayout(deps, leadId, affiliate, postback);
+      if ('skipped' in reversed) return reversed;
+      payout = -reversed.amount;
+    }
+
     const started = deps.now();
     const url = fillPostbackUrl(
       postback.url,
-      postbackValues({ leadId, tracking, event, payout: postback.payout[event], at: new Date(started) }),
+      postbackValues({ leadId, tracking, event, payout, at: new Date(started) }),
     );
     const log = deps.logger.child({ leadId, jobId: job.id, affiliate });
     const record = (entry: Pick<PostbackDelivery, 'result' | 'status' | 'error'>) =>
@@ -88,6 +100,34 @@ export function createAffiliatePostbackProcessor(deps: AffiliatePostbackDeps) {
     log.info({ status, event }, 'postback delivered');
     return { delivered: status };
   };
+}
+
+/**
+ * A buyer's return of the lead took effect (ADR 0020, "Returns and conversions"). The affiliate was paid for it
+ * when its postback pays on a sale and that postback was delivered: its payout is then reversed (a
+ * `payout_reversed` event, written once however often the job runs), and the affiliate is told only when it
+ * lists `returned` among its events (it accepts reversals).
+ */
+async function reversePayout(
+  deps: AffiliatePostbackDeps,
+  leadId: string,
+  affiliate: string,
+  postback: AffiliatePostbacks[string],
+): Promise<{ amount: number } | { skipped: string }> {
+  const paid = postback.payout.sold;
+  const deliveries = await deps.store.getPostbacks(leadId);
+  const told = deliveries.some((d) => d.event === 'sold' && d.result === 'delivered');
+  if (paid === undefined || paid === 0 || !told) return { skipped: 'affiliate was not paid for the lead' };
+  await deps.events?.append({
+    eventId: `${leadId}.payout_reversed`,
+    leadId,
+    at: new Date(deps.now()).toISOString(),
+    type: 'payout_reversed',
+    affiliate,
+    amount: paid,
+  });
+  if (!postback.events.includes('returned')) return { skipped: 'affiliate takes no reversals' };
+  return { amount: paid };
 }
 
 /** A failed attempt is a warning while retries remain; the last one needs a person, so it is an error. */

@@ -1,9 +1,11 @@
 import { useEffect } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  AffiliateRevenueReportSchema,
   BuyerSalesReportSchema,
   FunnelReportSchema,
   SalesReportSchema,
+  type AffiliateRevenueReport,
   type BuyerSalesReport,
   type FunnelReport,
   type OperatorSession,
@@ -18,13 +20,20 @@ const REPORT_SCHEMAS = {
   funnel: FunnelReportSchema,
   sales: SalesReportSchema,
   buyers: BuyerSalesReportSchema,
+  affiliates: AffiliateRevenueReportSchema,
 } as const;
-type Reports = { funnel: FunnelReport; sales: SalesReport; buyers: BuyerSalesReport };
+type Reports = {
+  funnel: FunnelReport;
+  sales: SalesReport;
+  buyers: BuyerSalesReport;
+  affiliates: AffiliateRevenueReport;
+};
 
 /**
- * GET /api/v1/admin/reports/{funnel|sales|buyers} — the funnel (reached, completed and drop-off per position, and
- * the outcomes), sales (submitted, sold and decision times per day and affiliate), or sales by buyer (attempts,
- * sold, accept rate, revenue, timeouts and capped attempts).
+ * GET /api/v1/admin/reports/{funnel|sales|buyers|affiliates} — the funnel (reached, completed and drop-off per
+ * position, and the outcomes), sales (submitted, sold and decision times per day and affiliate), sales by buyer
+ * (attempts, sold, accept rate, timeouts, capped attempts, and the revenue figures), or revenue by affiliate
+ * (gross revenue, returns, net revenue, conversions and payouts reversed).
  */
 export function getReport<R extends ReportName>(
   report: R,

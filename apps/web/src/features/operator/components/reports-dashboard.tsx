@@ -10,6 +10,7 @@ import {
   type ReportFilters,
   type ReportName,
 } from '../utils/report-filters';
+import { AffiliatesTable } from './affiliates-table';
 import { BuyersTable } from './buyers-table';
 import { FunnelOutcomes, FunnelTable, OutcomeReasons } from './funnel-table';
 import { ReportFiltersForm } from './report-filters-form';
@@ -72,6 +73,7 @@ export function ReportsDashboard() {
   const funnel = useReport('funnel', filters);
   const sales = useReport('sales', filters);
   const buyers = useReport('buyers', filters);
+  const affiliates = useReport('affiliates', filters);
 
   return (
     <>
@@ -116,6 +118,16 @@ export function ReportsDashboard() {
         loading="Loading sales by buyer…"
       >
         {(report) => <BuyersTable rows={report.rows} />}
+      </ReportSection>
+
+      <ReportSection
+        report="affiliates"
+        title="Affiliates"
+        filters={filters}
+        query={affiliates}
+        loading="Loading revenue by affiliate…"
+      >
+        {(report) => <AffiliatesTable rows={report.rows} />}
       </ReportSection>
     </>
   );
