@@ -545,3 +545,64 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('an operator finds a lead by the buyer it was offered to and reads its journey (issue 33)', async () => {
+  const context = await harness.newContext(1280);
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await page.goto('/operator/leads');
+  await page.getByLabel('Operator token').fill(TOKEN);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Find a lead' }).waitFor();
+
+  // The leads of 2026-10-05 offered to 'prime': A3 and A4 (funnel) and B1 (partner), all created at 16:00.
+  await page.getByLabel('Offered to buyer').fill('prime');
+  await page.getByLabel('Created from').fill('2026-10-05');
+  await page.getByLabel('Created to').fill('2026-10-05');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('heading', { name: '3 found' }).waitFor();
+  const found = await page
+    .locator('#lead-results-caption')
+    .locator('xpath=..')
+    .locator('tbody th')
+    .allInnerTexts();
+  assert.deepEqual(
+    found.map((text) => text.trim()),
+    ['lead-operator-e2e-A3', 'lead-operator-e2e-A4', 'lead-operator-e2e-B1'],
+  );
+  assert.doesNotMatch(page.url(), /prime|2026-10-05/, 'the filters stay out of the address');
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await assertAccessible(page, `lead search at ${width} px`);
+  }
+  await screenshotBothWidths(page, 'operator-lead-search');
+
+  // A3: prime declined, the network bought it at $40.50, then returned it as an invalid contact.
+  await page.getByRole('link', { name: 'lead-operator-e2e-A3' }).click();
+  await page.getByRole('heading', { name: 'Lead lead-operator-e2e-A3' }).waitFor();
+  await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+  const titles = (await page.locator('ol li h3').allInnerTexts()).map((text) => text.trim());
+  assert.equal(titles[0], 'Landed');
+  assert.equal(titles.filter((title) => title.startsWith('Answered:')).length, ALL);
+  assert.deepEqual(titles.slice(-5), [
+    'Submitted to buyers',
+    'prime declined',
+    'network bought it',
+    'Outcome: Sold',
+    'Returned by network',
+  ]);
+  const journey = await page.locator('main').innerText();
+  assert.match(journey, /Paid \$40\.50/);
+  assert.match(journey, /Revenue reversed \$40\.50/);
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await assertAccessible(page, `lead journey at ${width} px`);
+  }
+  await screenshotBothWidths(page, 'operator-lead-journey');
+
+  // Back to the search: the last results are still there, from this tab's memory.
+  await page.getByRole('link', { name: 'Back to the search' }).click();
+  await page.getByRole('heading', { name: '3 found' }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});

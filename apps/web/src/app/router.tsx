@@ -131,6 +131,19 @@ const routes: RouteObject[] = [
     ErrorBoundary: RouteErrorScreen,
     HydrateFallback: PageLoader,
     lazy: screen(() => import('@/features/operator/components/operator-page')),
+    children: [
+      {
+        index: true,
+        lazy: async () => ({
+          Component: (await import('@/features/operator/components/reports-dashboard')).ReportsDashboard,
+        }),
+      },
+      { path: 'leads', lazy: screen(() => import('@/features/operator/components/lead-search-page')) },
+      {
+        path: 'leads/:leadId',
+        lazy: screen(() => import('@/features/operator/components/lead-journey-page')),
+      },
+    ],
   },
 ];
 

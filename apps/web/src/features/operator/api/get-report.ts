@@ -1,5 +1,4 @@
-import { useEffect } from 'react';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   AffiliateRevenueReportSchema,
   BuyerSalesReportSchema,
@@ -8,13 +7,11 @@ import {
   type AffiliateRevenueReport,
   type BuyerSalesReport,
   type FunnelReport,
-  type OperatorSession,
   type SalesReport,
 } from '@funnel/contracts/reports';
 import { apiRequest } from '@/lib/api-client';
-import { ApiRequestError } from '@/lib/api-request-error';
 import { reportPath, type ReportFilters, type ReportName } from '../utils/report-filters';
-import { operatorSessionKey } from './operator-session';
+import { useSignOutOn401 } from './operator-session';
 
 const REPORT_SCHEMAS = {
   funnel: FunnelReportSchema,
@@ -45,17 +42,11 @@ export function getReport<R extends ReportName>(
 
 /** A report for the filters; a 401 (the operator cookie expired after 8 hours, or was cleared) signs the page out. */
 export function useReport<R extends ReportName>(report: R, filters: ReportFilters) {
-  const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: ['operator', 'report', report, filters],
     queryFn: ({ signal }) => getReport(report, filters, signal),
     placeholderData: keepPreviousData,
   });
-  const { error } = query;
-  useEffect(() => {
-    if (error instanceof ApiRequestError && error.status === 401) {
-      queryClient.setQueryData<OperatorSession>(operatorSessionKey, { signedIn: false });
-    }
-  }, [error, queryClient]);
+  useSignOutOn401(query.error);
   return query;
 }

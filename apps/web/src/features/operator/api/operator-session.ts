@@ -1,7 +1,9 @@
+import { useEffect } from 'react';
 import * as z from 'zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { OperatorSessionSchema, type OperatorSession } from '@funnel/contracts/reports';
 import { apiRequest } from '@/lib/api-client';
+import { ApiRequestError } from '@/lib/api-request-error';
 
 export const operatorSessionKey = ['operator', 'session'] as const;
 
@@ -20,6 +22,14 @@ export async function signOut(): Promise<void> {
   await apiRequest('/admin/session', z.undefined(), { method: 'DELETE' });
 }
 
+/** Every operator read but the session itself: reports, searches (a searched contact among them), journeys. */
+function dropOperatorData(queryClient: QueryClient) {
+  queryClient.removeQueries({
+    queryKey: ['operator'],
+    predicate: (query) => query.queryKey[1] !== operatorSessionKey[1],
+  });
+}
+
 export function useOperatorSession() {
   return useQuery({
     queryKey: operatorSessionKey,
@@ -34,7 +44,7 @@ export function useSignIn() {
   return useMutation({
     mutationFn: signIn,
     onSuccess: () => {
-      queryClient.removeQueries({ queryKey: ['operator', 'report'] });
+      dropOperatorData(queryClient);
       queryClient.setQueryData<OperatorSession>(operatorSessionKey, { signedIn: true });
     },
   });
@@ -45,8 +55,18 @@ export function useSignOut() {
   return useMutation({
     mutationFn: signOut,
     onSuccess: () => {
-      queryClient.removeQueries({ queryKey: ['operator', 'report'] });
+      dropOperatorData(queryClient);
       queryClient.setQueryData<OperatorSession>(operatorSessionKey, { signedIn: false });
     },
   });
+}
+
+/** A 401 on any operator read (the cookie expired after 8 hours, or was cleared) signs the page out. */
+export function useSignOutOn401(error: Error | null) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (error instanceof ApiRequestError && error.status === 401) {
+      queryClient.setQueryData<OperatorSession>(operatorSessionKey, { signedIn: false });
+    }
+  }, [error, queryClient]);
 }

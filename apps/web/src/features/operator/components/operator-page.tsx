@@ -1,13 +1,15 @@
+import { NavLink, Outlet } from 'react-router';
 import { BRAND_NAME } from '@/config/brand';
 import { Button } from '@/components/ui/button';
 import { PageLoader } from '@/components/ui/page-loader';
 import { useOperatorSession, useSignOut } from '../api/operator-session';
-import { ReportsDashboard } from './reports-dashboard';
 import { SignInForm } from './sign-in-form';
 import styles from './operator.module.css';
+import leads from './leads.module.css';
 
 /**
- * `/operator`: the funnel and sales reports for the business's operators. A lazy route of its own, outside the
+ * `/operator`: the console of the business's operators: the reports (`/operator`) and the lead search
+ * (`/operator/leads`, a lead's journey at `/operator/leads/:leadId`). A lazy route of its own, outside the
  * borrower's site frame, so none of it (nor the chart library) is in the borrower's bundle (ADR 0010).
  */
 export default function OperatorPage() {
@@ -41,7 +43,15 @@ export default function OperatorPage() {
             The server could not be reached. Please reload the page.
           </p>
         ) : signedIn ? (
-          <ReportsDashboard />
+          <>
+            <nav className={leads.nav} aria-label="Console">
+              <NavLink to="/operator" end>
+                Reports
+              </NavLink>
+              <NavLink to="/operator/leads">Leads</NavLink>
+            </nav>
+            <Outlet />
+          </>
         ) : (
           <SignInForm />
         )}

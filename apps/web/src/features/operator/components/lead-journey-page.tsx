@@ -1,0 +1,85 @@
+import { Link, useParams } from 'react-router';
+import { PageHeading } from '@/components/ui/page-heading';
+import { PageLoader } from '@/components/ui/page-loader';
+import { useLeadJourney } from '../api/leads';
+import { OUTCOME_WORDS, journeyLine } from '../utils/journey-lines';
+import { formatMoney } from '../utils/number-format';
+import styles from './operator.module.css';
+import leads from './leads.module.css';
+
+const when = (iso: string | null) => (iso ? `${iso.replace('T', ' ').slice(0, 19)} UTC` : '—');
+
+/** `/operator/leads/:leadId`: everything the system of record holds of one lead, oldest first. */
+export default function LeadJourneyPage() {
+  const { leadId = '' } = useParams();
+  const journey = useLeadJourney(leadId);
+
+  return (
+    <>
+      <p>
+        <Link to="/operator/leads">Back to the search</Link>
+      </p>
+      <PageHeading documentTitle="Lead journey" className={styles.title}>
+        Lead {leadId}
+      </PageHeading>
+      {journey.data ? (
+        <>
+          {journey.data.erased && (
+            <p className={leads.erased} role="status">
+              This person&apos;s data was erased on a deletion request. What follows is what is left: ids,
+              times, steps, buyer attempts and the outcome, none of which names them.
+            </p>
+          )}
+          <section className={styles.section} aria-labelledby="lead-summary-heading">
+            <h2 id="lead-summary-heading">Summary</h2>
+            <dl className={leads.summary}>
+              <dt>Created</dt>
+              <dd>{when(journey.data.summary.createdAt)}</dd>
+              <dt>Source</dt>
+              <dd>
+                {journey.data.summary.source === 'partner'
+                  ? `Partner ${journey.data.summary.partner ?? ''}`
+                  : (journey.data.summary.source ?? '—')}
+              </dd>
+              <dt>Affiliate</dt>
+              <dd>{journey.data.summary.affiliate ?? '—'}</dd>
+              <dt>Amount</dt>
+              <dd>{formatMoney(journey.data.summary.amount)}</dd>
+              <dt>Submitted</dt>
+              <dd>{when(journey.data.summary.submittedAt)}</dd>
+              <dt>Outcome</dt>
+              <dd>{OUTCOME_WORDS[journey.data.summary.outcome]}</dd>
+            </dl>
+          </section>
+          <section className={styles.section} aria-labelledby="lead-timeline-heading">
+            <h2 id="lead-timeline-heading">Timeline</h2>
+            <ol className={leads.timeline}>
+              {journey.data.timeline.map((entry, index) => {
+                const line = journeyLine(entry);
+                return (
+                  <li key={index}>
+                    <time dateTime={entry.at}>{when(entry.at)}</time>
+                    <h3>{line.title}</h3>
+                    {line.details.length > 0 && (
+                      <ul className={leads.details}>
+                        {line.details.map((detail) => (
+                          <li key={detail}>{detail}</li>
+                        ))}
+                      </ul>
+                    )}
+                  </li>
+                );
+              })}
+            </ol>
+          </section>
+        </>
+      ) : journey.error ? (
+        <p className={styles.failed} role="alert">
+          {journey.error.message || 'The lead could not be loaded. Please try again.'}
+        </p>
+      ) : (
+        <PageLoader message="Loading the lead…" />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { JourneyEntry } from '@funnel/contracts/lead-journey';
+import { journeyLine } from './journey-lines';
+
+const AT = '2026-10-05T16:31:00.000Z';
+const base = { eventId: 'lead-1.x', leadId: 'lead-0123456789abcdef', at: AT };
+
+describe("a lead's timeline in an operator's words", () => {
+  it('says who bought, who declined, at what price and how fast, with the field errors mapped back', () => {
+    const declined: JourneyEntry = {
+      kind: 'event',
+      at: AT,
+      event: {
+        ...base,
+        type: 'buyer_attempt',
+        attemptKey: 'lead-0123456789abcdef-0',
+        step: 0,
+        buyer: 'prime',
+        tier: 1,
+        floor: 60,
+        result: 'invalid',
+        latencyMs: 212,
+        fieldErrors: [{ field: 'employerPhone', buyerField: 'WorkPhone', description: 'not a US number' }],
+      },
+    };
+    expect(journeyLine(declined)).toEqual({
+      title: 'prime refused fields',
+      details: ['Attempt 1, tier 1', 'Floor $60.00', '212 ms', 'employerPhone (WorkPhone): not a US number'],
+    });
+  });
+
+  it('names the outcome, its reason and where the borrower went', () => {
+    const entry: JourneyEntry = {
+      kind: 'event',
+      at: AT,
+      event: {
+        ...base,
+        type: 'outcome',
+        outcome: 'no_lender',
+        reason: 'no_buyer_decided',
+        secondsToDecision: 310.4,
+      },
+    };
+    expect(journeyLine(entry)).toEqual({
+      title: 'Outcome: No lender',
+      details: ['No buyer decided in time', 'Decided in 310 s'],
+    });
+  });
+
+  it('shows a return and a reversed payout with the money involved', () => {
+    expect(
+      journeyLine({
+        kind: 'event',
+        at: AT,
+        event: {
+          ...base,
+          type: 'returned',
+          returnId: 'ret-1',
+          buyer: 'network',
+          attemptKey: 'lead-0123456789abcdef-1',
+          reason: 'invalid_contact',
+          price: 40.5,
+          approvedBy: 'rule',
+          filedAt: AT,
+        },
+      }),
+    ).toEqual({
+      title: 'Returned by network',
+      details: ['Reason: invalid contact', 'Revenue reversed $40.50', "Approved by the buyer's return rule"],
+    });
+  });
+
+  it('describes the consent evidence without who gave it', () => {
+    const line = journeyLine({
+      kind: 'consent',
+      at: AT,
+      consent: {
+        version: '2026-11',
+        textSha256: 'a'.repeat(64),
+        button: 'REQUEST_FUNDS',
+        pageUrl: 'https://apply.example.com/ssn',
+        trustedForm: true,
+        retainedUntil: '2031-10-05T16:31:00.000Z',
+      },
+    });
+    expect(line.title).toBe('Consent given');
+    expect(line.details).toContain('Evidence kept until 2031-10-05');
+    expect(line.details).toContain('TrustedForm certificate kept');
+  });
+});

@@ -1,0 +1,139 @@
+import type { JourneyEntry } from '@funnel/contracts/lead-journey';
+import type { Outcome } from '@funnel/contracts/lead-outcome';
+import { FUNNEL_POSITION_LABELS } from '@funnel/contracts/reports';
+import { formatMoney } from './number-format';
+import { outcomeReasonLabel } from './outcome-reason-labels';
+
+/** One line of a lead's timeline in an operator's words: what happened, then its particulars. */
+export interface JourneyLine {
+  title: string;
+  details: string[];
+}
+
+export const OUTCOME_WORDS: Record<Outcome, string> = {
+  pending: 'Pending',
+  sold: 'Sold',
+  rejected: 'Rejected',
+  no_lender: 'No lender',
+};
+
+const ATTEMPT_WORDS: Record<string, string> = {
+  sold: 'bought it',
+  rejected: 'declined',
+  invalid: 'refused fields',
+  timeout: 'did not answer in time',
+  error: 'failed',
+  capped: 'skipped: its cap was full',
+};
+
+const words = (code: string) => code.replaceAll('_', ' ');
+
+const present = (...parts: Array<string | false | null | undefined>): string[] =>
+  parts.filter((part): part is string => typeof part === 'string' && part !== '');
+
+/** Describes a timeline entry; an event this page does not know yet shows its kind and fields as recorded. */
+export function journeyLine(entry: JourneyEntry): JourneyLine {
+  if (entry.kind === 'consent') {
+    const { consent } = entry;
+    return {
+      title: 'Consent given',
+      details: present(
+        `Button ${consent.button}, text version ${consent.version}`,
+        `Page ${consent.pageUrl}`,
+        consent.partnerListVersion && `Partner list ${consent.partnerListVersion}`,
+        consent.trustedForm ? 'TrustedForm certificate kept' : 'No TrustedForm certificate',
+        `Evidence kept until ${consent.retainedUntil.slice(0, 10)}`,
+      ),
+    };
+  }
+  if (entry.kind === 'privacy_request') {
+    const { request } = entry;
+    return {
+      title: `Privacy request: ${words(request.type)}`,
+      details: present(`From ${request.source}`, request.erasedAt && `Erased ${request.erasedAt}`),
+    };
+  }
+  const { event } = entry;
+  switch (event.type) {
+    case 'created':
+      return {
+        title: event.source === 'partner' ? `Posted by partner ${event.partner ?? ''}`.trim() : 'Landed',
+        details: present(
+          event.idempotencyKey && `Idempotency key ${event.idempotencyKey}`,
+          event.affiliate && `Affiliate ${event.affiliate}`,
+          event.clickId && `Click id ${event.clickId}`,
+          event.amount !== undefined && `Amount ${formatMoney(event.amount)}`,
+          event.loanReason && `Reason ${event.loanReason}`,
+          event.state && `State ${event.state}`,
+        ),
+      };
+    case 'step_completed':
+      return { title: `Answered: ${FUNNEL_POSITION_LABELS[event.step]}`, details: [] };
+    case 'submitted':
+      return { title: 'Submitted to buyers', details: [] };
+    case 'buyer_attempt':
+      return {
+        title: `${event.buyer} ${ATTEMPT_WORDS[event.result] ?? event.result}`,
+        details: present(
+          `Attempt ${event.step + 1}, tier ${event.tier}`,
+          event.price !== undefined && `Paid ${formatMoney(event.price)}`,
+          event.floor !== undefined && `Floor ${formatMoney(event.floor)}`,
+          event.result !== 'capped' && `${event.latencyMs} ms`,
+          event.errorKind && `Error: ${event.errorKind}`,
+          ...event.fieldErrors.map((error) => `${error.field} (${error.buyerField}): ${error.description}`),
+        ),
+      };
+    case 'outcome':
+      return {
+        title: `Outcome: ${OUTCOME_WORDS[event.outcome]}`,
+        details: present(
+          event.reason && outcomeReasonLabel(event.reason),
+          event.redirectHost && `Sent to ${event.redirectHost}`,
+          event.partnerOffer && "Shown a partner's offer",
+          event.secondsToDecision !== undefined && `Decided in ${Math.round(event.secondsToDecision)} s`,
+        ),
+      };
+    case 'return_queued':
+      return {
+        title: `${event.buyer} asked to return it`,
+        details: [
+          `Reason: ${words(event.reason)}`,
+          `Price ${formatMoney(event.price)}`,
+          'Waiting for an operator',
+        ],
+      };
+    case 'returned':
+      return {
+        title: `Returned by ${event.buyer}`,
+        details: [
+          `Reason: ${words(event.reason)}`,
+          `Revenue reversed ${formatMoney(event.price)}`,
+          event.approvedBy === 'rule' ? "Approved by the buyer's return rule" : 'Approved by an operator',
+        ],
+      };
+    case 'return_rejected':
+      return { title: `Return by ${event.buyer} refused`, details: ['The sale stands'] };
+    case 'payout_reversed':
+      return {
+        title: 'Affiliate payout reversed',
+        details: [`${event.affiliate}: ${formatMoney(event.amount)}`],
+      };
+    case 'converted':
+      return {
+        title: event.funded ? `Funded by ${event.buyer}` : `Not funded by ${event.buyer}`,
+        details: present(event.amount !== undefined && `Loan ${formatMoney(event.amount)}`),
+      };
+    case 'erased':
+      return {
+        title: 'Personal data erased',
+        details: [`Deletion request ${event.requestId}`],
+      };
+    default: {
+      const { eventId: _id, leadId: _lead, at: _at, type, ...fields } = event as Record<string, unknown>;
+      return {
+        title: words(String(type)),
+        details: Object.entries(fields).map(([key, value]) => `${key}: ${JSON.stringify(value)}`),
+      };
+    }
+  }
+}
