@@ -59,7 +59,7 @@ describe('consent evidence', () => {
     // Sealed whole at rest: it names the person, their contact, IP address and user agent.
     expect(raw).toMatch(/^enc:v1:/);
     expect(raw).not.toMatch(/maria|garcia|2125550142/i);
-    const retained = RetainedConsentSchema.parse(await t.app.leadStore.getRetainedConsent(id));
+    const retained = RetainedConsentSchema.parse(await t.app.leadStore.consents.get(id));
     const lead = await t.app.leadStore.get(id);
     expect(retained).toEqual({
       ...lead?.consent,

@@ -139,7 +139,7 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
       ]),
     }));
     // The worker's drain archives the consent (sealed) and records the buyers' attempts and the outcome.
-    const copy = await t.app.leadStore.getRetainedConsent(leadId);
+    const copy = await t.app.leadStore.consents.get(leadId);
     await archiveConsents(db, [copy!], {
       sealer: new FieldCipher(t.env.FIELD_ENCRYPTION_KEYS),
       retentionDays: 1826,

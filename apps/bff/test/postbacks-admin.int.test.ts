@@ -16,7 +16,7 @@ describe('GET /api/v1/admin/postbacks', () => {
 
   it("lists a lead's postback attempts to the operator only", async () => {
     const leadId = 'k3J9xQ2mVb7TzR1pL8wN4A';
-    await t.app.leadStore.recordPostback(
+    await t.app.leadStore.postbacks.record(
       leadId,
       {
         event: 'sold',
@@ -29,7 +29,7 @@ describe('GET /api/v1/admin/postbacks', () => {
       },
       60_000,
     );
-    await t.app.leadStore.recordPostback(
+    await t.app.leadStore.postbacks.record(
       leadId,
       {
         event: 'sold',

@@ -200,9 +200,9 @@ describe('the system of record, seen from the BFF', () => {
     });
     // What the worker's drain does with a submitted lead's consent: archive it sealed, then drop the Redis copy.
     const sealer = new FieldCipher(t.env.FIELD_ENCRYPTION_KEYS);
-    const copy = await t.app.leadStore.getRetainedConsent(id);
+    const copy = await t.app.leadStore.consents.get(id);
     await archiveConsents(db, [copy!], { sealer, retentionDays: 1826 });
-    await t.redis.del(t.app.leadStore.consentKey(id));
+    await t.redis.del(t.app.leadStore.consents.key(id));
 
     const auth = { authorization: `Bearer ${TOKEN}` };
     const archived = await t.app.inject({ method: 'GET', url: `/api/v1/admin/consent/${id}`, headers: auth });

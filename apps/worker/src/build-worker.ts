@@ -103,7 +103,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
         consents: {
           sealer: cipher,
           retentionDays: env.CONSENT_RETENTION_DAYS,
-          consentKey: (leadId) => store.consentKey(leadId),
+          consentKey: (leadId) => store.consents.key(leadId),
         },
         privacy: { streamKey: suppression.streamKey, hashSecret: env.SUPPRESSION_HASH_SECRET },
         logger,

@@ -145,7 +145,7 @@ describe('affiliate postbacks', () => {
       const leadId = await pipeline.submitLead({ tracking: TRACKING });
       expect((await pipeline.finalOutcome(leadId)).outcome).toBe('sold');
       const log = await until(async () => {
-        const entries = await pipeline.store.getPostbacks(leadId);
+        const entries = await pipeline.store.postbacks.list(leadId);
         return entries.some((entry) => entry.result === 'delivered') ? entries : undefined;
       });
 
@@ -205,7 +205,7 @@ describe('affiliate postbacks', () => {
       const result = await until(async () => (await postbackQueue.getJob(jobId))?.returnvalue ?? undefined);
       expect(result).toEqual({ skipped: 'lead gone' });
       expect(receiver.urls).toEqual([]);
-      expect(await pipeline.store.getPostbacks(leadId)).toEqual([]);
+      expect(await pipeline.store.postbacks.list(leadId)).toEqual([]);
     } finally {
       await worker.close();
     }
@@ -245,7 +245,7 @@ describe('affiliate postbacks', () => {
       await pipeline.store.setOutcome(leadId, { outcome: 'sold', redirectUrl: 'https://lender.example/o/1' });
       if (paid) {
         const delivery = { event: 'sold', affiliate, attempt: 1, status: 200, result: 'delivered' } as const;
-        await pipeline.store.recordPostback(
+        await pipeline.store.postbacks.record(
           leadId,
           { ...delivery, at: new Date().toISOString(), ms: 5 },
           3600_000,

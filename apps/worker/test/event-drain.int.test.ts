@@ -207,10 +207,10 @@ describe('the consent archive', () => {
         db,
         streamKey: outbox.key,
         logger: pino({ level: 'silent' }),
-        consents: { sealer, retentionDays: 1826, consentKey: (id) => pipeline.store.consentKey(id) },
+        consents: { sealer, retentionDays: 1826, consentKey: (id) => pipeline.store.consents.key(id) },
       });
       try {
-        await until(async () => (await pipeline.redis.exists(pipeline.store.consentKey(leadId))) === 0);
+        await until(async () => (await pipeline.redis.exists(pipeline.store.consents.key(leadId))) === 0);
       } finally {
         await drainer.stop();
       }

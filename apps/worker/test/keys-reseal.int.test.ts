@@ -102,7 +102,7 @@ describe('npm run keys:reseal', () => {
     const store = new LeadStore(redis, after, { keyPrefix: prefix, ttlMs: 3600_000 });
     for (const [i, id] of ids.slice(0, LEADS).entries()) {
       expect((await store.get(id))?.fields).toMatchObject({ first_name: `Ann${i}`, ssn: `12345${i}` });
-      expect((await store.getRetainedConsent(id))?.contact.email).toBe(`ann${i}@example.com`);
+      expect((await store.consents.get(id))?.contact.email).toBe(`ann${i}@example.com`);
       expect((await getArchivedConsent(db, id, after))?.contact.email).toBe(`ann${i}@example.com`);
     }
     expect((await store.get(ids[1]!))?.fields.last_name).toBe('Saved-meanwhile');

@@ -6,7 +6,6 @@ import type { DoNotSellFlag, DoNotSellSource } from '@funnel/contracts/privacy';
 import type { LeadOutcome, SubmissionState } from '@funnel/contracts/lead-outcome';
 import { PartnerLeadMetaSchema, type PartnerLeadMeta } from '@funnel/contracts/partner-api';
 import { CrossSellRecordSchema, type CrossSellRecord } from '@funnel/contracts/cross-sell';
-import type { PostbackDelivery } from '@funnel/contracts/postbacks';
 import type { Tracking } from '@funnel/contracts/tracking';
 import { confirmReplicated, type ReplicaWaitConfig } from '@funnel/server-runtime/replica-wait';
 import type { ContactIndex } from './contact-index.js';
@@ -88,8 +87,13 @@ export class LeadStore {
   private readonly indexes: SubmissionIndex;
   private readonly submissions: LeadSubmissions;
   private readonly postClaims: PostClaim;
-  private readonly postbacks: PostbackLog;
-  private readonly consents: RetainedConsents;
+  /** Each lead's affiliate postback attempts (`record`, `list`), kept apart from the lead ({@link PostbackLog}). */
+  readonly postbacks: PostbackLog;
+  /**
+   * The consent evidence kept apart from each lead for the retention period, even after the lead is gone
+   * (`key`, `get`; keeping one goes through {@link retainConsent}, which waits for the replicas).
+   */
+  readonly consents: RetainedConsents;
 
   /** 128-bit random, URL-safe; never derived from anything a visitor could guess. */
   static newLeadId(): string {
@@ -107,7 +111,7 @@ export class LeadStore {
     hash[META.tracking] = JSON.stringify(tracking);
     await this.redis.multi().hset(this.key(id), hash).pexpire(this.key(id), this.options.ttlMs).exec();
     await this.indexContact(id, fields);
-    await this.durable();
+    await this.confirmDurable();
     return id;
   }
 
@@ -174,7 +178,7 @@ export class LeadStore {
 
   async updateSubmission(id: string, patch: Partial<SubmissionState>): Promise<void> {
     await this.submissions.updateSubmission(id, patch);
-    await this.durable();
+    await this.confirmDurable();
   }
 
   /** {@link getProgress} of many leads in one round trip (the reconciler reads every pending lead). */
@@ -203,7 +207,7 @@ export class LeadStore {
    */
   async setOutcome(id: string, outcome: NewOutcome): Promise<LeadOutcome | undefined> {
     const stored = await this.submissions.setOutcome(id, outcome);
-    await this.durable();
+    await this.confirmDurable();
     return stored;
   }
 
@@ -212,7 +216,7 @@ export class LeadStore {
     const claimed = await this.postClaims.claim(id, ttlMs);
     if (claimed) {
       // Not durable, not held: the retry takes it again instead of waiting out its TTL.
-      await this.durable().catch(async (error: unknown) => {
+      await this.confirmDurable().catch(async (error: unknown) => {
         await this.postClaims.release(id).catch(() => undefined);
         throw error;
       });
@@ -237,7 +241,7 @@ export class LeadStore {
     const done = await evalScript(this.redis, UPDATE_IF_EXISTS, 1, this.key(id), this.options.ttlMs, ...args);
     if (done === 1) {
       await this.indexContact(id, fields);
-      await this.durable();
+      await this.confirmDurable();
     }
     return done === 1;
   }
@@ -256,7 +260,7 @@ export class LeadStore {
       META.doNotSell,
       JSON.stringify(flag),
     );
-    if (result === 1) await this.durable();
+    if (result === 1) await this.confirmDurable();
     return result === 1 ? 'flagged' : result === 0 ? 'already' : 'missing';
   }
 
@@ -309,55 +313,28 @@ export class LeadStore {
     return done === 1;
   }
 
-  /** Records one postback attempt; the record lives `ttlMs` after the latest attempt ({@link PostbackLog}). */
-  async recordPostback(id: string, delivery: PostbackDelivery, ttlMs: number): Promise<void> {
-    await this.postbacks.record(id, delivery, ttlMs);
-  }
-
-  /** Every postback attempt recorded for a lead, oldest first. */
-  async getPostbacks(id: string): Promise<PostbackDelivery[]> {
-    return this.postbacks.list(id);
-  }
-
-  /** Where a lead's consent evidence is kept apart from the lead, for the retention period. */
-  consentKey(id: string): string {
-    return this.consents.key(id);
-  }
-
   /**
    * Keeps the consent evidence for `ttlMs` (years), beyond the lead's own life ({@link RetainedConsents}). The
    * first record stays: returns false when one was already kept.
    */
   async retainConsent(record: RetainedConsent, ttlMs: number): Promise<boolean> {
     const kept = await this.consents.retain(record, ttlMs);
-    await this.durable();
+    await this.confirmDurable();
     return kept;
   }
 
-  /** The retained consent evidence of a lead, as long as it is kept (even after the lead is gone). */
-  async getRetainedConsent(id: string): Promise<RetainedConsent | undefined> {
-    return this.consents.get(id);
-  }
-
   /**
-   * Before acting on a lead read back rather than written (a replayed request): waits until the replicas hold
-   * what this connection wrote, which includes that lead when it was written here (docs/adr/0018).
+   * Waits until the configured replicas hold every write this connection sent (docs/adr/0018), so a write just
+   * made survives a failover before it is acknowledged or acted on; throws `WriteNotReplicatedError` (retryable)
+   * otherwise. Callers also use it before acting on a lead read back rather than written (a replayed request).
    */
   async confirmDurable(): Promise<void> {
-    await this.durable();
-  }
-
-  /**
-   * Waits until the configured replicas hold every write this connection sent, so the write just made survives a
-   * failover before it is acknowledged or acted on; throws `WriteNotReplicatedError` (retryable) otherwise.
-   */
-  private async durable(): Promise<void> {
     if (this.options.replicaWait) await confirmReplicated(this.redis, this.options.replicaWait);
   }
 
-  /** {@link durable}, then `result`, unless `result` says nothing was written and nothing will be acted on. */
+  /** {@link confirmDurable}, then `result`, unless `result` says nothing was written and nothing will be acted on. */
   private async durableUnless<T extends string>(nothing: T, result: T): Promise<T> {
-    if (result !== nothing) await this.durable();
+    if (result !== nothing) await this.confirmDurable();
     return result;
   }
 

@@ -73,8 +73,8 @@ describe('retention and erasure in the lead store', () => {
     expect(await store.retainConsent(record, 5 * YEAR_MS)).toBe(true);
     expect(await store.retainConsent({ ...record, ip: '198.51.100.1' }, 5 * YEAR_MS)).toBe(false);
     await store.delete(id);
-    expect(await store.getRetainedConsent(id)).toEqual(record);
-    expect(await redis.pttl(store.consentKey(id))).toBeGreaterThan(4 * YEAR_MS);
+    expect(await store.consents.get(id)).toEqual(record);
+    expect(await redis.pttl(store.consents.key(id))).toBeGreaterThan(4 * YEAR_MS);
   });
 
   it('indexes each saved email and phone to its leads, by keyed hash only', async () => {
@@ -96,9 +96,9 @@ describe('retention and erasure in the lead store', () => {
   it('erases leads with their posting claim and consent record', async () => {
     const id = await store.create({ email: 'gone@example.com' });
     await store.claimPost(id, 60_000);
-    await redis.set(store.consentKey(id), '{}');
+    await redis.set(store.consents.key(id), '{}');
     expect(await store.deleteLeads([id, 'never-existed-lead-000'])).toBe(1);
-    expect(await redis.exists(store.key(id), `${store.key(id)}:posting`, store.consentKey(id))).toBe(0);
+    expect(await redis.exists(store.key(id), `${store.key(id)}:posting`, store.consents.key(id))).toBe(0);
   });
 
   it('stores cross-sell answers on a live lead only', async () => {

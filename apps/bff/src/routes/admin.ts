@@ -41,7 +41,7 @@ const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, optio
     async (request) => {
       // Redis keeps it until the drain has archived it; the archive after that.
       const consent =
-        (await app.leadStore.getRetainedConsent(request.params.leadId)) ??
+        (await app.leadStore.consents.get(request.params.leadId)) ??
         (options.db
           ? await getArchivedConsent(options.db, request.params.leadId, options.sealer)
           : undefined);
@@ -68,7 +68,7 @@ const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, optio
     },
     async (request) => ({
       leadId: request.query.leadId,
-      deliveries: await app.leadStore.getPostbacks(request.query.leadId),
+      deliveries: await app.leadStore.postbacks.list(request.query.leadId),
     }),
   );
 

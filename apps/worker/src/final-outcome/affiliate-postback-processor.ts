@@ -14,7 +14,7 @@ import { postbackEventOf } from './affiliate-postback-notifier.js';
 import { WebhookAddressRefusedError, type WebhookSender } from './webhook-sender.js';
 
 export interface AffiliatePostbackDeps {
-  store: Pick<LeadStore, 'getTracking' | 'getOutcome' | 'recordPostback' | 'getPostbacks'>;
+  store: Pick<LeadStore, 'getTracking' | 'getOutcome' | 'postbacks'>;
   postbacks: AffiliatePostbacks;
   /** The lead-event outbox, with a system of record: a payout reversal is recorded as an event. */
   events?: Pick<EventOutbox, 'append'> | undefined;
@@ -64,7 +64,7 @@ export function createAffiliatePostbackProcessor(deps: AffiliatePostbackDeps) {
     );
     const log = deps.logger.child({ leadId, jobId: job.id, affiliate });
     const record = (entry: Pick<PostbackDelivery, 'result' | 'status' | 'error'>) =>
-      deps.store.recordPostback(
+      deps.store.postbacks.record(
         leadId,
         {
           event,
@@ -115,7 +115,7 @@ async function reversePayout(
   postback: AffiliatePostbacks[string],
 ): Promise<{ amount: number } | { skipped: string }> {
   const paid = postback.payout.sold;
-  const deliveries = await deps.store.getPostbacks(leadId);
+  const deliveries = await deps.store.postbacks.list(leadId);
   const told = deliveries.some((d) => d.event === 'sold' && d.result === 'delivered');
   if (paid === undefined || paid === 0 || !told) return { skipped: 'affiliate was not paid for the lead' };
   await deps.events?.append({
