@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import styles from './operator.module.css';
+import styles from './report-table.module.css';
 
 /** One column of a report table: its header, its cell for a row, and whether it holds text (left-aligned). */
 export interface ReportColumn<R> {
