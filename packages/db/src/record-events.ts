@@ -62,6 +62,7 @@ function summaryPatch(event: LeadEvent): SummaryPatch | undefined {
       };
     case 'step_completed':
     case 'buyer_attempt':
+    case 'returned':
       return undefined;
   }
 }

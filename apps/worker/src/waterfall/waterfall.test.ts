@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { LeadEventSchema } from '@funnel/contracts/lead-events';
 import { mapSyncPostErrors } from '@funnel/contracts/sync-post-network';
 import { BuyerSchema } from '@funnel/contracts/buyers';
-import { attemptEvent, bulkheadWaitMs, walkNeedsMs } from './waterfall.js';
+import { attemptEvent } from './attempt-record.js';
+import { bulkheadWaitMs, walkNeedsMs } from './walk-rules.js';
 
 describe('attemptEvent', () => {
   it('is a valid lead event named after the attempt key, with mapped field errors and no values', () => {
