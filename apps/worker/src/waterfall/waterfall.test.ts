@@ -51,6 +51,34 @@ describe('attemptEvent', () => {
     });
     expect(LeadEventSchema.parse(event)).toMatchObject({ result: 'timeout', errorKind: 'queue_timeout' });
   });
+
+  it("keeps an auction attempt's rank and the ranking's inputs, for the operator to read", () => {
+    const ranking = {
+      rank: 2,
+      source: 'bid' as const,
+      price: 40,
+      pAccepted: 5 / 24,
+      pReturned: 2 / 21,
+      expectedValue: 40 * (5 / 24) * (19 / 21),
+      posts: 20,
+      accepted: 2,
+      settledSales: 1,
+      returned: 1,
+    };
+    const event = attemptEvent({
+      leadId: 'k3J9xQ2mVb7TzR1pL8wN4A',
+      attemptKey: 'k3J9xQ2mVb7TzR1pL8wN4A-1',
+      index: 1,
+      buyer: 'known',
+      tier: 1,
+      result: 'rejected',
+      latencyMs: 300,
+      fieldErrors: [],
+      at: '2026-11-25T01:00:00.000Z',
+      ranking,
+    });
+    expect(LeadEventSchema.parse(event)).toMatchObject({ type: 'buyer_attempt', ranking });
+  });
 });
 
 describe('bulkheadWaitMs', () => {
