@@ -16,116 +16,34 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { BuyersFileSchema, type BuyersFile } from '@funnel/contracts/buyers';
-import { CONSENT_VERSION } from '@funnel/contracts/consent';
-import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
-import { enqueue } from '@funnel/server-runtime/job-queue';
-import { CREDIT_SCORE_VALUES, LOAN_AMOUNT_VALUES, MONTHLY_INCOME_VALUES } from '@funnel/contracts/options';
-import { SAMPLE_LEAD, SAMPLE_SUBMISSION_CONTEXT } from '@funnel/contracts/sample-lead';
 import { SandboxBuyersStatsSchema, type SandboxBuyerInput } from '@funnel/contracts/sandbox-buyers';
 import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
-import { LeadStore, META } from '@funnel/lead-store/lead-store';
+import { LeadStore } from '@funnel/lead-store/lead-store';
 import { smoke } from './lib/bench-options.js';
-import { CPU, REPO_ROOT, startService, withServices, type Service } from './lib/processes.js';
+import { REPO_ROOT, withServices, type Service } from './lib/processes.js';
 import { fmt, report } from './lib/report.js';
-import { benchSecrets, built, redisClient, startRedis, startSandbox } from './lib/services.js';
+import { leadProfiles, submitLeads, waitForOutcomes } from './lib/seeded-leads.js';
+import {
+  benchSecrets,
+  redisClient,
+  startRedis,
+  startSandbox,
+  startWorker as startBenchWorker,
+} from './lib/services.js';
 
 const LEADS = smoke ? 40 : 1_000;
 const SEED = 20_251_125;
 const DEADLINE_MS = 310_000;
 // Below what prime-market would buy uncapped (about 110 of 1,000), so the cap binds while two workers race.
 const PRIME_CAP_PER_HOUR = smoke ? 3 : 80;
-const STATES = ['TX', 'CA', 'FL', 'NY', 'OH', 'NV', 'WA', 'GA', 'IL', 'CO'] as const;
-
-/** mulberry32: the lead profiles are the same in every run with the same seed. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-
-/** The lead profiles: state, amount, income and credit vary; everything else is the sample lead. */
-function leadProfiles(): Record<string, unknown>[] {
-  const random = seeded(SEED);
-  return Array.from({ length: LEADS }, () => ({
-    state: pick(random, STATES),
-    loan_amount: pick(random, LOAN_AMOUNT_VALUES),
-    income_net_monthly: pick(random, MONTHLY_INCOME_VALUES),
-    credit_score: pick(random, CREDIT_SCORE_VALUES),
-  }));
-}
 
 const readJson = (file: string): unknown => JSON.parse(readFileSync(path.join(REPO_ROOT, file), 'utf8'));
 const sandboxBuyers = (readJson('config/sandbox-buyers.example.json') as { buyers: SandboxBuyerInput[] })
   .buyers;
 const networkProfile = sandboxBuyers.find((b) => b.id === 'lead-network')!;
 if (networkProfile.protocol !== 'lead-service') throw new Error('lead-network must speak lead-service');
-
-/** A setup's leads, submitted the way the BFF submits them, under its own key prefix. */
-async function submitLeads(redis: Redis, keyPrefix: string, cipher: FieldCipher): Promise<string[]> {
-  const store = new LeadStore(redis, cipher, { keyPrefix, ttlMs: 3_600_000 });
-  const queue = new Queue(JOBS.submitLead.queue, { connection: redis, prefix: queuePrefix(keyPrefix) });
-  const ids: string[] = [];
-  for (const profile of leadProfiles()) {
-    const id = await store.create({ ...SAMPLE_LEAD, ...profile }, SAMPLE_SUBMISSION_CONTEXT.tracking);
-    const now = Date.now();
-    const consent = {
-      version: CONSENT_VERSION,
-      textSha256: 'a'.repeat(64),
-      button: 'REQUEST_FUNDS',
-      at: new Date(now).toISOString(),
-      ip: SAMPLE_SUBMISSION_CONTEXT.userIp,
-      userAgent: SAMPLE_SUBMISSION_CONTEXT.userAgent,
-      pageUrl: SAMPLE_SUBMISSION_CONTEXT.webSiteUrl,
-    };
-    await store.startSubmission(
-      id,
-      { submittedAt: new Date(now).toISOString(), deadlineAt: new Date(now + DEADLINE_MS).toISOString() },
-      { [META.consent]: JSON.stringify(consent) },
-    );
-    await store.setOutcome(id, { outcome: 'pending' });
-    await enqueue(queue, JOBS.submitLead, { leadId: id });
-    ids.push(id);
-  }
-  await queue.close();
-  return ids;
-}
-
-interface Decided {
-  decided: number;
-  beforeDeadline: number;
-  sold: number;
-}
-
-/** Waits until every lead has a final outcome (or the deadline has passed for all), then counts. */
-async function waitForOutcomes(store: LeadStore, ids: string[], onProgress?: (decided: number) => void) {
-  const giveUp = Date.now() + DEADLINE_MS + 60_000;
-  for (;;) {
-    const progress = await Promise.all(ids.map((id) => store.getProgress(id)));
-    const result: Decided = { decided: 0, beforeDeadline: 0, sold: 0 };
-    for (const p of progress) {
-      const outcome = p?.outcome;
-      if (!outcome || outcome.outcome === 'pending') continue;
-      result.decided += 1;
-      if (outcome.outcome === 'sold') result.sold += 1;
-      const deadline = p.submission ? Date.parse(p.submission.deadlineAt) : 0;
-      if (outcome.reason !== 'deadline' && Date.parse(outcome.at) <= deadline) result.beforeDeadline += 1;
-    }
-    onProgress?.(result.decided);
-    if (result.decided === ids.length || Date.now() > giveUp) return result;
-    await sleep(250);
-  }
-}
 
 await withServices(async (track) => {
   const redis = track(await startRedis());
@@ -163,23 +81,7 @@ await withServices(async (track) => {
   const networkPrice = buyers.buyers.find((b) => b.id === 'lead-network')!.price ?? 0;
 
   const startWorker = (keyPrefix: string, extra: Record<string, string>) =>
-    startService({
-      name: 'worker',
-      command: process.execPath,
-      args: [built('worker', 'main.js')],
-      cpu: CPU.server,
-      env: {
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        REDIS_URL: redis.url,
-        REDIS_KEY_PREFIX: keyPrefix,
-        WORKER_METRICS_PORT: '0',
-        WORKER_CONCURRENCY: '100',
-        ...secrets,
-        ...extra,
-      },
-      ready: () => true,
-    });
+    startBenchWorker(redis.url, keyPrefix, secrets, extra);
   const client = redisClient(redis.url);
 
   // 1. The single network: no buyers file, as before issue 13.
@@ -187,9 +89,9 @@ await withServices(async (track) => {
   for (let i = 0; i < 2; i++) {
     single.workers.push(track(await startWorker(single.prefix, { LENDER_NETWORK_URL: sandbox.url })));
   }
-  const singleIds = await submitLeads(client, single.prefix, cipher);
+  const singleIds = await submitLeads(client, single.prefix, cipher, leadProfiles(LEADS, SEED), DEADLINE_MS);
   const singleStore = new LeadStore(client, cipher, { keyPrefix: single.prefix, ttlMs: 3_600_000 });
-  const singleResult = await waitForOutcomes(singleStore, singleIds);
+  const singleResult = await waitForOutcomes(singleStore, singleIds, DEADLINE_MS + 60_000);
   for (const worker of single.workers) await worker.stop();
 
   // 2. The waterfall, on two workers, one of them killed mid-walk and started again.
@@ -198,11 +100,11 @@ await withServices(async (track) => {
   const runStartedAt = Date.now();
   const victim = track(await startWorker(waterfall.prefix, env));
   track(await startWorker(waterfall.prefix, env));
-  const ids = await submitLeads(client, waterfall.prefix, cipher);
+  const ids = await submitLeads(client, waterfall.prefix, cipher, leadProfiles(LEADS, SEED), DEADLINE_MS);
   const store = new LeadStore(client, cipher, { keyPrefix: waterfall.prefix, ttlMs: 3_600_000 });
   let killed = false;
   let killedAt = 0;
-  const result = await waitForOutcomes(store, ids, (decided) => {
+  const result = await waitForOutcomes(store, ids, DEADLINE_MS + 60_000, (decided) => {
     if (killed || decided < ids.length / 3) return;
     killed = true;
     killedAt = decided;

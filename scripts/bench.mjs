@@ -19,6 +19,7 @@ const SCRIPTS = [
   'sse-latency',
   'poll-lateness',
   'buyer-waterfall',
+  'auction',
   'system-of-record',
   'capacity',
   'lighthouse',

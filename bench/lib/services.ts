@@ -160,6 +160,35 @@ export async function startBaseline(
 
 export { built };
 
+/**
+ * A built worker (`apps/worker/dist/main.js`) on the server CPU, under `keyPrefix`, with the run's secrets and
+ * `env` (its buyers file, lender network, system of record); ready as soon as it is spawned.
+ */
+export function startWorker(
+  redisUrl: string,
+  keyPrefix: string,
+  secrets: Record<string, string>,
+  env: Record<string, string>,
+): Promise<Service> {
+  return startService({
+    name: 'worker',
+    command: process.execPath,
+    args: [built('worker', 'main.js')],
+    cpu: CPU.server,
+    env: {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      REDIS_URL: redisUrl,
+      REDIS_KEY_PREFIX: keyPrefix,
+      WORKER_METRICS_PORT: '0',
+      WORKER_CONCURRENCY: '100',
+      ...secrets,
+      ...env,
+    },
+    ready: () => true,
+  });
+}
+
 /** A Redis client for the benchmark itself (seeding, publishing, reading results). */
 export function redisClient(url: string): Redis {
   return new Redis(url, { maxRetriesPerRequest: 3 });

@@ -9,9 +9,8 @@ import { JobQueues, startQueueWorker, type EnqueueOptions } from '@funnel/server
 import { createRedis, describeRedis } from '@funnel/server-runtime/redis-connection';
 import { watchRedis } from '@funnel/server-runtime/redis-watch';
 import { replicaWaitOf } from '@funnel/server-runtime/replica-wait';
-import { Bulkheads, submissionConcurrency } from './buyers/bulkheads.js';
-import { createBuyerAdapter } from './buyers/create-buyer-adapter.js';
 import type { Env } from './env.js';
+import { buildBuyerWalks } from './buyer-walks.js';
 import { startErasureCompaction } from './erasure-compaction.js';
 import { createOnFinalOutcome } from './final-outcome/on-final-outcome.js';
 import { createAffiliatePostbackProcessor } from './final-outcome/affiliate-postback-processor.js';
@@ -23,8 +22,6 @@ import { createReconciler } from './reconciler/reconciler.js';
 import { startReconcilerWorker } from './scheduled-pass.js';
 import { createSubmitLeadProcessor, settleFailedSubmission } from './submission/submit-lead-processor.js';
 import { startSystemOfRecord } from './system-of-record/system-of-record.js';
-import { WaterfallCursors } from './waterfall/waterfall-cursor.js';
-import { attemptEvent, type AttemptRecord } from './waterfall/waterfall.js';
 
 /** The consumers and scheduled passes a worker process runs; a deployed worker runs them all. */
 export const WORKER_PARTS = [
@@ -111,57 +108,15 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
       })
     : undefined;
 
-  // With a buyers file, each lead walks the buyers (ADR 0012); without one, the lender network above is the only
-  // buyer.
-  const buyerAdapters = new Map(
-    (env.BUYERS?.buyers ?? []).map((buyer) => [
-      buyer.id,
-      createBuyerAdapter(
-        buyer,
-        (id, endpoint, result, seconds) => {
-          metrics.upstreamCalls.inc({ endpoint: `${id}:${endpoint}`, result });
-          metrics.upstreamSeconds.observe({ endpoint: `${id}:${endpoint}` }, seconds);
-        },
-        { maxResponseBytes: env.UPSTREAM_RESPONSE_MAX_BYTES },
-      ),
-    ]),
-  );
-  // Each buyer's share of this process (ADR 0017); the job concurrency leaves room beyond their sum.
-  const bulkheads = env.BUYERS ? new Bulkheads(env.BUYERS.buyers) : undefined;
-  const concurrency = submissionConcurrency(env.WORKER_CONCURRENCY, bulkheads);
-  if (env.BUYERS && bulkheads) {
-    metrics.watchBulkheads(
-      env.BUYERS.buyers.map((buyer) => buyer.id),
-      (buyer) => bulkheads.inFlight(buyer),
-    );
-  }
-  if (concurrency !== env.WORKER_CONCURRENCY) {
-    logger.warn(
-      { configured: env.WORKER_CONCURRENCY, concurrency, buyersShare: bulkheads?.total },
-      "WORKER_CONCURRENCY raised to leave room beyond the buyers' shares",
-    );
-  }
-  const waterfall =
-    env.BUYERS && bulkheads
-      ? {
-          buyers: env.BUYERS,
-          adapters: buyerAdapters,
-          bulkheads,
-          cursors: new WaterfallCursors(connection, env.REDIS_KEY_PREFIX, replicaWaitOf(env)),
-          policy: { partnerOfferHosts: env.PARTNER_OFFER_HOSTS },
-          now: Date.now,
-          onAttempt: async (attempt: AttemptRecord) => {
-            metrics.buyerAttempts.inc({ buyer: attempt.buyer, result: attempt.result });
-            if (attempt.result !== 'capped')
-              metrics.buyerAttemptSeconds.observe({ buyer: attempt.buyer }, attempt.latencyMs / 1000);
-            if (attempt.price !== undefined)
-              metrics.buyerRevenue.inc({ buyer: attempt.buyer }, attempt.price);
-            if (systemOfRecord) await eventOutbox.append(attemptEvent(attempt));
-          },
-          onSaturated: (buyer: string, action: 'waited' | 'moved_on') =>
-            metrics.buyerSaturated.inc({ buyer, action }),
-        }
-      : undefined;
+  // With a buyers file, each lead walks the buyers (ADR 0012) or is auctioned (ADR 0020); without one, the
+  // lender network above is the only buyer.
+  const walks = buildBuyerWalks(env, {
+    connection,
+    metrics,
+    logger,
+    recordAttempt: systemOfRecord ? (event) => eventOutbox.append(event) : undefined,
+  });
+  const { waterfall, concurrency } = walks;
 
   const onFinalOutcome = createOnFinalOutcome({
     store,
@@ -330,6 +285,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
       redis: describeRedis(env),
       lenderNetwork: env.BUYERS ? undefined : new URL(env.LENDER_NETWORK_URL).origin,
       buyers: env.BUYERS?.buyers.map((buyer) => buyer.id),
+      buyersMode: env.BUYERS?.mode,
       concurrency,
     },
     'worker started',
@@ -346,7 +302,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
       ]);
       await Promise.all([
         lender.close(),
-        ...[...buyerAdapters.values()].map((adapter) => adapter.close()),
+        walks.close(),
         webhookSender.close(),
         outbound.close(),
         queues.close(),

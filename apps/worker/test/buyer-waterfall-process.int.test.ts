@@ -6,7 +6,7 @@ import { migrate, openDatabase } from '@funnel/db/database';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { freePort, startApp } from '@funnel/testing/processes';
 import { Pipeline } from './pipeline-fixture.js';
-import { startBuyersSandbox } from './waterfall-fixture.js';
+import { startBuyersSandbox, workerProcessEnv } from './waterfall-fixture.js';
 
 const schema = testSchema('buyers');
 const db = openDatabase({ url: testDatabaseUrl(), schema });
@@ -129,37 +129,26 @@ it('the worker process walks its buyers file, records every attempt in PostgreSQ
 });
 
 it('a worker SIGKILLed mid-walk: another resumes every walk, no buyer sees an attempt twice', async () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'buyers-')), 'buyers.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      timeZone: 'America/Chicago',
-      buyers: [
-        {
-          id: 'slow-never',
-          protocol: 'sync-post',
-          baseUrl: sandbox.buyerUrl('slow-never'),
-          tier: 1,
-          priceLadder: [60, 30, 5],
-        },
-        {
-          id: 'slow-network',
-          protocol: 'lead-service',
-          baseUrl: sandbox.buyerUrl('slow-network'),
-          tier: 2,
-          price: 20,
-          timeouts: { attemptMs: 20_000, pollMs: 200 },
-        },
-      ],
-    }),
-  );
   const pipeline = new Pipeline();
-  const env = pipeline.workerEnv(sandbox.url, {
-    LOG_LEVEL: 'info',
-    BUYERS_FILE: file,
-    WORKER_METRICS_PORT: '0',
-    STALLED_INTERVAL_MS: '1000',
-    LOCK_DURATION_MS: '2000',
+  const env = workerProcessEnv(pipeline, sandbox.url, {
+    timeZone: 'America/Chicago',
+    buyers: [
+      {
+        id: 'slow-never',
+        protocol: 'sync-post',
+        baseUrl: sandbox.buyerUrl('slow-never'),
+        tier: 1,
+        priceLadder: [60, 30, 5],
+      },
+      {
+        id: 'slow-network',
+        protocol: 'lead-service',
+        baseUrl: sandbox.buyerUrl('slow-network'),
+        tier: 2,
+        price: 20,
+        timeouts: { attemptMs: 20_000, pollMs: 200 },
+      },
+    ],
   });
   const first = await startApp({ entry: 'apps/worker/src/main.ts', env, readyLog: /worker started/ });
   let second: Awaited<ReturnType<typeof startApp>> | undefined;

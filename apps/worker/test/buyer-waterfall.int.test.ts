@@ -243,7 +243,7 @@ describe('the buyers waterfall against simulated buyers', () => {
         { startedAt: now, endsAt: now + 5000 },
         { ...caps, perHour: undefined, perDay: 50 },
       );
-      await cursors.advance(id, 0, 1, true);
+      await cursors.advance(id, 0, { next: 1, release: true });
       await cursors.begin(
         id,
         1,

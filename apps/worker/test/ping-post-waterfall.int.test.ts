@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxPingRecordingSchema } from '@funnel/contracts/sandbox-buyers';
 import { Pipeline } from './pipeline-fixture.js';
 import { buyersFile, startBuyersSandbox, startWaterfallWorker } from './waterfall-fixture.js';
 
@@ -62,9 +61,7 @@ describe('ping-post buyers in the waterfall', () => {
       expect(after['no-bids']!.attempts - before['no-bids']!.attempts).toBe(0);
       expect(after.taker!.attempts - before.taker!.attempts).toBe(1);
       for (const id of ['cheap', 'no-bids', 'taker']) {
-        const pings = SandboxPingRecordingSchema.parse(
-          await (await fetch(`${sandbox.buyerUrl(id)}/_sandbox/pings`)).json(),
-        );
+        const pings = await sandbox.pings(id);
         expect(pings.pings, id).toBeGreaterThan(0);
         expect(pings.withFieldsBeyondAllowList, id).toBe(0);
       }

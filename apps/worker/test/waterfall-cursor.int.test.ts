@@ -50,8 +50,8 @@ describe('waterfall cursors and caps in Redis', () => {
     expect(await cursors[2]!.begin(third!, 0, window, c)).toBe('capped');
     // Two runs close the same failed attempt (a lost lock): one moves the walk, the other finds it moved.
     const closes = await Promise.all([
-      cursors[0]!.advance(first!, 0, 1, true),
-      cursors[1]!.advance(first!, 0, 1, true),
+      cursors[0]!.advance(first!, 0, { next: 1, release: true }),
+      cursors[1]!.advance(first!, 0, { next: 1, release: true }),
     ]);
     expect(closes.sort()).toEqual(['ok', 'stale']);
     expect(await cursors[0]!.capCount(dayKey)).toBe(1);
@@ -83,7 +83,7 @@ describe('waterfall cursors and caps in Redis', () => {
     ]);
     expect(await cursors[0]!.capCount(dayKey)).toBe(1);
     // A run that still held the attempt cannot give the place back again, nor start another attempt.
-    expect(await cursors[2]!.advance(inFlight!, 0, 1, true)).toBe('stale');
+    expect(await cursors[2]!.advance(inFlight!, 0, { next: 1, release: true })).toBe('stale');
     expect(await cursors[2]!.begin(inFlight!, 0, window, c)).toBe('stale');
     expect(await cursors[0]!.capCount(dayKey)).toBe(1);
     // A sold walk keeps its place.

@@ -6,12 +6,15 @@ import { pino } from 'pino';
 import { BuyersFileSchema, type BuyerInput, type BuyersFile } from '@funnel/contracts/buyers';
 import {
   SandboxBuyersStatsSchema,
+  SandboxPingRecordingSchema,
   type SandboxBuyerInput,
   type SandboxBuyerStats,
+  type SandboxPingRecording,
 } from '@funnel/contracts/sandbox-buyers';
 import { freePort, startApp, type AppProcess } from '@funnel/testing/processes';
 import type { BuyerAdapter } from '../src/buyers/buyer-adapter.js';
 import { Bulkheads } from '../src/buyers/bulkheads.js';
+import type { BuyerLearning } from '../src/buyers/buyer-learning.js';
 import { createBuyerAdapter } from '../src/buyers/create-buyer-adapter.js';
 import { JOBS } from '@funnel/contracts/jobs';
 import { CONSENT_VERSION } from '@funnel/contracts/consent';
@@ -23,7 +26,7 @@ import {
   settleFailedSubmission,
 } from '../src/submission/submit-lead-processor.js';
 import { WaterfallCursors } from '../src/waterfall/waterfall-cursor.js';
-import type { AttemptRecord } from '../src/waterfall/waterfall.js';
+import type { AttemptRecord } from '../src/waterfall/attempt-record.js';
 import type { Pipeline } from './pipeline-fixture.js';
 
 /** A lender sandbox process serving simulated buyers under /buyers/{id}. */
@@ -32,6 +35,8 @@ export async function startBuyersSandbox(buyers: SandboxBuyerInput[]): Promise<{
   process: AppProcess;
   buyerUrl(id: string): string;
   stats(): Promise<Record<string, SandboxBuyerStats>>;
+  /** What a ping-post buyer's pings carried (`GET /buyers/{id}/_sandbox/pings`). */
+  pings(id: string): Promise<SandboxPingRecording>;
   reset(): Promise<void>;
 }> {
   const port = await freePort();
@@ -56,21 +61,50 @@ export async function startBuyersSandbox(buyers: SandboxBuyerInput[]): Promise<{
       const body = SandboxBuyersStatsSchema.parse(await (await fetch(`${url}/_sandbox/buyers`)).json());
       return Object.fromEntries(body.buyers.map((b) => [b.id, b]));
     },
+    async pings(id) {
+      return SandboxPingRecordingSchema.parse(
+        await (await fetch(`${url}/buyers/${id}/_sandbox/pings`)).json(),
+      );
+    },
     async reset() {
       await fetch(`${url}/_sandbox/buyers/reset`, { method: 'POST' });
     },
   };
 }
 
-export function buyersFile(buyers: BuyerInput[], timeZone = 'America/Chicago'): BuyersFile {
-  return BuyersFileSchema.parse({ timeZone, buyers });
+/**
+ * The environment of a worker process (`apps/worker/src/main.ts`) offering leads to `buyers` (a buyers file's
+ * content, written to a file of its own), quick to notice a crashed worker's jobs (stalled after 2 s).
+ */
+export function workerProcessEnv(
+  pipeline: Pipeline,
+  sandboxUrl: string,
+  buyers: object,
+): Record<string, string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'buyers-')), 'buyers.json');
+  writeFileSync(file, JSON.stringify(buyers));
+  return pipeline.workerEnv(sandboxUrl, {
+    LOG_LEVEL: 'info',
+    BUYERS_FILE: file,
+    WORKER_METRICS_PORT: '0',
+    STALLED_INTERVAL_MS: '1000',
+    LOCK_DURATION_MS: '2000',
+  });
+}
+
+export function buyersFile(
+  buyers: BuyerInput[],
+  timeZone = 'America/Chicago',
+  more: { mode?: 'waterfall' | 'auction'; auction?: Record<string, unknown> } = {},
+): BuyersFile {
+  return BuyersFileSchema.parse({ timeZone, buyers, ...more });
 }
 
 /** A submission worker walking `buyers`, inside the test process; every attempt it ends is kept in `attempts`. */
 export function startWaterfallWorker(
   pipeline: Pipeline,
   buyers: BuyersFile,
-  options: { concurrency?: number } = {},
+  options: { concurrency?: number; learning?: BuyerLearning } = {},
 ) {
   const adapters = new Map<string, BuyerAdapter>(buyers.buyers.map((b) => [b.id, createBuyerAdapter(b)]));
   const cursors = new WaterfallCursors(pipeline.redis, pipeline.keyPrefix);
@@ -98,6 +132,7 @@ export function startWaterfallWorker(
         adapters,
         bulkheads,
         cursors,
+        learning: options.learning,
         policy: { partnerOfferHosts: [] },
         now: Date.now,
         onAttempt: async (attempt) => {

@@ -30,6 +30,26 @@ describe('BuyersFileSchema', () => {
     expect(file.buyers[1]!.filters.states).toEqual(['TX']);
   });
 
+  it('walks the waterfall unless the file asks for the auction, whose settings have stated defaults', () => {
+    const file = BuyersFileSchema.parse(good);
+    expect(file.mode).toBe('waterfall');
+    expect(file.auction).toEqual({
+      roundMs: 750,
+      rankBy: 'expected-value',
+      windowMs: 7 * 24 * 3600_000,
+      returnWindowMs: 30 * 24 * 3600_000,
+      refreshMs: 60_000,
+    });
+    const auction = BuyersFileSchema.parse({
+      ...good,
+      mode: 'auction',
+      auction: { roundMs: 400, rankBy: 'price' },
+    });
+    expect(auction.mode).toBe('auction');
+    expect(auction.auction).toMatchObject({ roundMs: 400, rankBy: 'price', refreshMs: 60_000 });
+    expect(BuyersFileSchema.safeParse({ ...good, mode: 'lottery' }).success).toBe(false);
+  });
+
   it('lists every problem of a bad file, each with its path', () => {
     const result = BuyersFileSchema.safeParse({
       timeZone: 'Mars/Olympus',

@@ -219,10 +219,42 @@ export function pingPostDeadlines(buyer: Pick<Buyer, 'timeouts' | 'pingPost'>): 
 }
 export type BuyerInput = z.input<typeof BuyerSchema>;
 
+/** The whole ping round's deadline unless the file sets one: ActiveProspect's example round (ADR 0020). */
+export const DEFAULT_ROUND_MS = 750;
+const HOUR_MS = 3600_000;
+const longMillis = z
+  .number()
+  .int()
+  .positive()
+  .max(400 * 24 * HOUR_MS);
+
+/**
+ * How a lead is offered (ADR 0020): `waterfall` walks the buyers by tier and ladder (ADR 0012, the default);
+ * `auction` pings every eligible ping-post buyer at once and posts down a ranking of the bids and the
+ * direct-post buyers' floors. `auction` tunes the round and the ranking; it is read only in auction mode.
+ */
+export const AuctionSettingsSchema = z
+  .object({
+    /** The ping round ends when every ping has answered, or after this long. */
+    roundMs: millis.default(DEFAULT_ROUND_MS),
+    /** `expected-value` (price × P(accepted) × (1 − P(returned))), or `price` (the highest bid first). */
+    rankBy: z.enum(['expected-value', 'price']).default('expected-value'),
+    /** The rolling window a buyer's acceptance is learned over (default 7 days). */
+    windowMs: longMillis.default(7 * 24 * HOUR_MS),
+    /** How long after a sale a buyer may return it: a sale is settled for the return rate after this. */
+    returnWindowMs: longMillis.default(30 * 24 * HOUR_MS),
+    /** How often each worker reads the buyers' records again from the system of record (default 1 min). */
+    refreshMs: longMillis.default(60_000),
+  })
+  .strict();
+export type AuctionSettings = z.infer<typeof AuctionSettingsSchema>;
+
 export const BuyersFileSchema = z
   .object({
     /** IANA zone of the buyers' active hours and daily caps. */
     timeZone: z.string().refine(isTimeZone, 'Expected an IANA time zone, e.g. America/Chicago'),
+    mode: z.enum(['waterfall', 'auction']).default('waterfall'),
+    auction: AuctionSettingsSchema.default(AuctionSettingsSchema.parse({})),
     buyers: z.array(BuyerSchema).min(1),
   })
   .strict()

@@ -14,6 +14,24 @@ import { LeadSourceSchema } from './reports.js';
 export const BUYER_ATTEMPT_RESULTS = ['sold', 'rejected', 'invalid', 'timeout', 'error', 'capped'] as const;
 export type BuyerAttemptResult = (typeof BUYER_ATTEMPT_RESULTS)[number];
 
+/** Why an auction's candidate stood where it did (ADR 0020): what the operator reads off an attempt. */
+export const AttemptRankingSchema = z.object({
+  /** 1 for the candidate posted first. */
+  rank: z.number().int().positive(),
+  /** `bid` for a ping-post buyer's bid; `floor` for a direct-post buyer at its floor or contract price. */
+  source: z.enum(['bid', 'floor']),
+  price: z.number().nonnegative(),
+  pAccepted: z.number().min(0).max(1),
+  pReturned: z.number().min(0).max(1),
+  expectedValue: z.number().nonnegative(),
+  /** The buyer's record the probabilities were learned from: posts, accepted, settled sales, returned. */
+  posts: z.number().int().nonnegative(),
+  accepted: z.number().int().nonnegative(),
+  settledSales: z.number().int().nonnegative(),
+  returned: z.number().int().nonnegative(),
+});
+export type AttemptRanking = z.infer<typeof AttemptRankingSchema>;
+
 const base = {
   /** Unique per event: the drain writes each once however often it is read. */
   eventId: z.string().min(8).max(80),
@@ -69,6 +87,8 @@ export const LeadEventSchema = z.discriminatedUnion('type', [
     latencyMs: z.number().int().nonnegative(),
     /** The buyer's field errors in our field names; never the values. */
     fieldErrors: z.array(MappedFieldErrorSchema).max(100).default([]),
+    /** In an auction (ADR 0020): the candidate's place in the lead's ranking and every input of it. */
+    ranking: AttemptRankingSchema.optional(),
   }),
   /**
    * The lead's personal data was erased on a verified deletion request (ADR 0007): what the system of record

@@ -1,12 +1,20 @@
 import type { Buyer } from '@funnel/contracts/buyers';
 import type { MappedFieldError } from '@funnel/contracts/buyer-field-errors';
 import type { LeadRecord } from '@funnel/lead-store/lead-store';
+import type { Bid, PingFields } from '@funnel/contracts/ping-post-network';
+
+/** A ping-post buyer's bid, with the fields it was made on: the post sends those exactly, never rebuilt. */
+export interface HeldBid extends Bid {
+  pinged: PingFields;
+}
 
 /** One attempt at one buyer: its own idempotency key, its price floor (if the protocol has one) and its time. */
 export interface AttemptRequest {
   key: string;
   floor: number | undefined;
   budgetMs: number;
+  /** ping-post in an auction: the bid won in the ping round, posted as is (no second ping). */
+  bid?: HeldBid | undefined;
 }
 
 /** Where a pending attempt is asked again (lead-service). */

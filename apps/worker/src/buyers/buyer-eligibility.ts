@@ -1,4 +1,6 @@
 import type { Buyer, BuyerFilters } from '@funnel/contracts/buyers';
+import type { AttemptRanking } from '@funnel/contracts/lead-events';
+import type { HeldBid } from './buyer-adapter.js';
 
 /** What the filters look at, in server field names. */
 export interface LeadTraits {
@@ -9,10 +11,15 @@ export interface LeadTraits {
   loan_reason?: unknown;
 }
 
-/** One step of a walk: a buyer at one price floor (none for protocols without a price). */
+/**
+ * One step of a walk: a buyer at one price floor (none for protocols without a price). In an auction (ADR
+ * 0020), a ping-post buyer's step holds the bid its ping won, and every step its place in the ranking.
+ */
 export interface WalkStep {
   buyer: string;
   floor?: number;
+  bid?: HeldBid;
+  ranking?: AttemptRanking;
 }
 
 /** The hour of the day (0-23) at `now` in `timeZone`. */

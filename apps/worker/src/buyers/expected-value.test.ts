@@ -4,6 +4,7 @@ import {
   RETURN_PRIOR,
   posteriorMean,
   rankByExpectedValue,
+  rankByPrice,
   recordsInWindow,
   valueOf,
   type BuyerRecord,
@@ -79,6 +80,19 @@ describe('rankByExpectedValue', () => {
       { buyer: 'a-cheap', price: 30, record: NEW },
     ]);
     expect(ranked.map((c) => c.buyer)).toEqual(['z-dear', 'a-cheap', 'b-cheap']);
+  });
+});
+
+describe('rankByPrice', () => {
+  it('puts the highest bid first whatever its record, and still values every candidate', () => {
+    const ranked = rankByPrice([
+      { buyer: 'steady', price: 30, record: record(36, 33, 33, 1) },
+      { buyer: 'high-bidder', price: 80, record: record(36, 6, 6, 0) },
+      { buyer: 'newcomer', price: 30, record: NEW },
+    ]);
+    // Equal prices: the higher expected value first (steady 25.98 over newcomer 21.375).
+    expect(ranked.map((c) => c.buyer)).toEqual(['high-bidder', 'steady', 'newcomer']);
+    expect(ranked[0]!.expectedValue).toBeCloseTo(17.3077, 4);
   });
 });
 

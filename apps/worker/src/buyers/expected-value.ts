@@ -57,13 +57,13 @@ export function posteriorMean(successes: number, trials: number, prior: BetaPrio
 }
 
 /** The candidate's expected value and its inputs. */
-export function valueOf(
-  candidate: Candidate,
+export function valueOf<C extends Candidate>(
+  candidate: C,
   priors: { acceptance: BetaPrior; returns: BetaPrior } = {
     acceptance: ACCEPTANCE_PRIOR,
     returns: RETURN_PRIOR,
   },
-): Valued {
+): C & Valued {
   const { record } = candidate;
   const pAccepted = posteriorMean(record.accepted, record.posts, priors.acceptance);
   const pReturned = posteriorMean(record.returned, record.settledSales, priors.returns);
@@ -74,18 +74,31 @@ export function valueOf(
  * The candidates best first: by expected value, then by price (the surer of two equal values is the one that
  * pays more per sale), then by buyer id so the order never depends on the input's.
  */
-export function rankByExpectedValue(
-  candidates: readonly Candidate[],
+export function rankByExpectedValue<C extends Candidate>(
+  candidates: readonly C[],
   priors?: { acceptance: BetaPrior; returns: BetaPrior },
-): Valued[] {
+): (C & Valued)[] {
   return candidates
     .map((candidate) => valueOf(candidate, priors))
-    .sort(
-      (a, b) =>
-        b.expectedValue - a.expectedValue ||
-        b.price - a.price ||
-        (a.buyer < b.buyer ? -1 : a.buyer > b.buyer ? 1 : 0),
-    );
+    .sort((a, b) => b.expectedValue - a.expectedValue || b.price - a.price || byBuyer(a, b));
+}
+
+/**
+ * The candidates by price alone, highest first (then by expected value, then buyer id): the ranking of a plain
+ * highest-bid auction, kept to measure the expected-value ranking against (`rankBy: 'price'`). The values are
+ * still computed, and recorded with each attempt.
+ */
+export function rankByPrice<C extends Candidate>(
+  candidates: readonly C[],
+  priors?: { acceptance: BetaPrior; returns: BetaPrior },
+): (C & Valued)[] {
+  return candidates
+    .map((candidate) => valueOf(candidate, priors))
+    .sort((a, b) => b.price - a.price || b.expectedValue - a.expectedValue || byBuyer(a, b));
+}
+
+function byBuyer(a: Candidate, b: Candidate): number {
+  return a.buyer < b.buyer ? -1 : a.buyer > b.buyer ? 1 : 0;
 }
 
 /** One post and how it ended, as the window is counted from. */

@@ -10,8 +10,6 @@ import {
   buildPostPayload,
   isBidLive,
   mapPingPostErrors,
-  type Bid,
-  type PingFields,
 } from '@funnel/contracts/ping-post-network';
 import type { LeadRecord } from '@funnel/lead-store/lead-store';
 import type {
@@ -20,6 +18,7 @@ import type {
   AttemptRequest,
   BuyerAdapter,
   CallObserver,
+  HeldBid,
 } from './buyer-adapter.js';
 import { buildOrRefuse, submissionContextOf } from './buyer-payload-context.js';
 import { BudgetedPool, DEFAULT_MAX_RESPONSE_BYTES, type CallBudget } from './budgeted-pool.js';
@@ -29,11 +28,6 @@ import { RetryableLenderError, retryableStatusKind } from './lender-errors.js';
 const PING_WAY_BACK_MS = 100;
 /** A bid must outlive the post's trip to the buyer by this much, or it is not posted (ADR 0020). */
 export const BID_MARGIN_MS = 250;
-
-/** A bid, with the fields it was made on: the post sends those exactly, never rebuilt from the lead. */
-export interface HeldBid extends Bid {
-  pinged: PingFields;
-}
 
 /**
  * The ping/post protocol (issue 27, ADR 0020): an anonymous ping answered by a bid or none, then the full lead
@@ -64,10 +58,14 @@ export class PingPostAdapter implements BuyerAdapter {
   /**
    * One waterfall attempt: no bid, or a bid below the step's floor, is a rejection; a bid that expires before
    * it can be posted is a failed attempt (`bid_expired`); otherwise the post's answer decides, at the bid's price.
+   * An auction's attempt comes with the bid its ping round won: it is posted as is (the auction checked it was
+   * live before it began the attempt; a post replayed after a crash gets the buyer's first answer whatever the
+   * bid's time).
    */
   async post(lead: LeadRecord, attempt: AttemptRequest): Promise<AttemptAnswer> {
     const startedAt = performance.now();
     const { pingMs, postMs } = pingPostDeadlines(this.buyer);
+    if (attempt.bid) return this.postBid(lead, attempt.bid, attempt.key, Math.min(postMs, attempt.budgetMs));
     const bid = await this.ping(lead, attempt.key, Math.min(pingMs, attempt.budgetMs));
     if (!bid || (attempt.floor !== undefined && bid.price < attempt.floor)) {
       return { kind: 'rejected', fieldErrors: [] };

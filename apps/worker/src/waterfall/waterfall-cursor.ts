@@ -24,6 +24,8 @@ export interface Cursor {
   /** Whether any buyer decided against the lead (rejected it, or refused its fields): a walk that ends
    * without one ends as no lender, not rejected. */
   declined: boolean;
+  /** Buyers whose later steps are passed over: they refused the lead's fields, or their cap is full. */
+  skipped: string[];
   /** The sale, once recorded. */
   result?: SoldResult;
 }
@@ -89,7 +91,8 @@ return 'ok'`;
 
 // Step i ended without a sale: its cap places go back (when ARGV[3] is 1) and the walk moves to step ARGV[2].
 // Releasing and moving are one step, so a place is never given back twice. KEYS: cursor. ARGV: i, next i,
-// release, reject address ('' for none), 1 when the buyer decided against the lead.
+// release, reject address ('' for none), 1 when the buyer decided against the lead, a buyer whose later steps
+// are passed over ('' for none).
 const ADVANCE = `
 if redis.call('HGET', KEYS[1], 'i') ~= ARGV[1] then return 'stale' end
 local state = redis.call('HGET', KEYS[1], 'state')
@@ -104,6 +107,10 @@ redis.call('HSET', KEYS[1], 'i', ARGV[2], 'state', 'ready', 'reserved', '')
 redis.call('HDEL', KEYS[1], 'upstream', 'checkKey', 'startedAt', 'endsAt')
 if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'rejectUrl', ARGV[4]) end
 if ARGV[5] == '1' then redis.call('HSET', KEYS[1], 'declined', '1') end
+if ARGV[6] ~= '' then
+  local skipped = redis.call('HGET', KEYS[1], 'skipped')
+  redis.call('HSET', KEYS[1], 'skipped', skipped and (skipped .. '\\n' .. ARGV[6]) or ARGV[6])
+end
 return 'ok'`;
 
 // Step i sold: the cap places stay taken. KEYS: cursor. ARGV: i, result JSON.
@@ -209,24 +216,25 @@ export class WaterfallCursors {
     return this.move<'ok' | 'stale'>(PENDING, 1, this.key(leadId), index, upstreamLeadId, checkKey);
   }
 
-  /** Moves past step `index`; `declined` when its buyer answered and said no (not a timeout or an error). */
+  /**
+   * Moves past step `index` to `next`, giving back the step's cap places when `release`; `declined` when its
+   * buyer answered and said no (not a timeout or an error); `skipBuyer` passes over that buyer's later steps.
+   */
   async advance(
     leadId: string,
     index: number,
-    next: number,
-    release: boolean,
-    rejectUrl = '',
-    declined = false,
+    move: { next: number; release: boolean; rejectUrl?: string; declined?: boolean; skipBuyer?: string },
   ) {
     return this.move<'ok' | 'stale'>(
       ADVANCE,
       1,
       this.key(leadId),
       index,
-      next,
-      release ? '1' : '0',
-      rejectUrl,
-      declined ? '1' : '0',
+      move.next,
+      move.release ? '1' : '0',
+      move.rejectUrl ?? '',
+      move.declined ? '1' : '0',
+      move.skipBuyer ?? '',
     );
   }
 
@@ -253,6 +261,7 @@ function parse(flat: string[]): Cursor {
     ...(hash.checkKey ? { checkKey: hash.checkKey } : {}),
     ...(hash.rejectUrl ? { rejectUrl: hash.rejectUrl } : {}),
     declined: hash.declined === '1',
+    skipped: hash.skipped ? hash.skipped.split('\n') : [],
     ...(hash.result ? { result: JSON.parse(hash.result) as SoldResult } : {}),
   };
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { LeadEventSchema } from '@funnel/contracts/lead-events';
 import { mapSyncPostErrors } from '@funnel/contracts/sync-post-network';
 import { BuyerSchema } from '@funnel/contracts/buyers';
-import { attemptEvent, bulkheadWaitMs, walkNeedsMs } from './waterfall.js';
+import { attemptEvent } from './attempt-record.js';
+import { bulkheadWaitMs, walkNeedsMs } from './walk-rules.js';
 
 describe('attemptEvent', () => {
   it('is a valid lead event named after the attempt key, with mapped field errors and no values', () => {
@@ -49,6 +50,34 @@ describe('attemptEvent', () => {
       at: '2026-11-25T01:00:00.000Z',
     });
     expect(LeadEventSchema.parse(event)).toMatchObject({ result: 'timeout', errorKind: 'queue_timeout' });
+  });
+
+  it("keeps an auction attempt's rank and the ranking's inputs, for the operator to read", () => {
+    const ranking = {
+      rank: 2,
+      source: 'bid' as const,
+      price: 40,
+      pAccepted: 5 / 24,
+      pReturned: 2 / 21,
+      expectedValue: 40 * (5 / 24) * (19 / 21),
+      posts: 20,
+      accepted: 2,
+      settledSales: 1,
+      returned: 1,
+    };
+    const event = attemptEvent({
+      leadId: 'k3J9xQ2mVb7TzR1pL8wN4A',
+      attemptKey: 'k3J9xQ2mVb7TzR1pL8wN4A-1',
+      index: 1,
+      buyer: 'known',
+      tier: 1,
+      result: 'rejected',
+      latencyMs: 300,
+      fieldErrors: [],
+      at: '2026-11-25T01:00:00.000Z',
+      ranking,
+    });
+    expect(LeadEventSchema.parse(event)).toMatchObject({ type: 'buyer_attempt', ranking });
   });
 });
 

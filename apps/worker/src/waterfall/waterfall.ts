@@ -1,49 +1,27 @@
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
-import type { Buyer, BuyersFile } from '@funnel/contracts/buyers';
 import { LEAD_STATUS } from '@funnel/contracts/lender-network';
-import type { BuyerAttemptResult, LeadEvent } from '@funnel/contracts/lead-events';
-import type { MappedFieldError } from '@funnel/contracts/buyer-field-errors';
 import type { LeadOutcome } from '@funnel/contracts/lead-outcome';
+import { isBidLive } from '@funnel/contracts/ping-post-network';
 import type { LeadRecord, NewOutcome } from '@funnel/lead-store/lead-store';
-import type { AttemptAnswer, BuyerAdapter } from '../buyers/buyer-adapter.js';
-import { dayIn, planWalk, type LeadTraits } from '../buyers/buyer-eligibility.js';
-import { decide, noLender, rejected, type DecisionPolicy } from '../buyers/decision.js';
+import type { AttemptAnswer } from '../buyers/buyer-adapter.js';
+import { dayIn, planWalk, type LeadTraits, type WalkStep } from '../buyers/buyer-eligibility.js';
+import { decide, noLender, type DecisionPolicy } from '../buyers/decision.js';
 import { RetryableLenderError } from '../buyers/lender-errors.js';
-import type { Bulkheads } from '../buyers/bulkheads.js';
+import { BID_MARGIN_MS } from '../buyers/ping-post-adapter.js';
+import type { AttemptRecord, AttemptResult } from './attempt-record.js';
+import { planAuction, type AuctionDeps } from './auction.js';
 import { bulkheadWaits, clearWaits, parkPoll, parkWait } from './poll-due.js';
-import { WaterfallCursors, type Cursor } from './waterfall-cursor.js';
+import { bulkheadWaitMs, nextBuyerIndex, walkEnd, walkNeedsMs } from './walk-rules.js';
+import { WaterfallCursors } from './waterfall-cursor.js';
 
 /** What a run of a lead's submission job ended with, kept as the job's return value (walk or single lender). */
 export type SubmitLeadResult = { outcome: LeadOutcome['outcome'] } | { skipped: string };
 
-/** How one attempt ended, as the audit trail, the reports and the metrics see it. */
-export type AttemptResult = BuyerAttemptResult;
-
-export interface AttemptRecord {
-  leadId: string;
-  attemptKey: string;
-  index: number;
-  buyer: string;
-  tier: number;
-  floor?: number;
-  result: AttemptResult;
-  /** How a timed-out or failed call ended ('timeout', 'queue_timeout', 'response_too_large', 'http_5xx', …). */
-  errorKind?: string;
-  price?: number;
-  latencyMs: number;
-  fieldErrors: MappedFieldError[];
-  at: string;
-}
-
-export interface WaterfallDeps {
-  buyers: BuyersFile;
-  adapters: ReadonlyMap<string, BuyerAdapter>;
-  cursors: WaterfallCursors;
+/** The buyers file, the adapters, each buyer's share of this worker's calls (ADR 0017), the cursors, the
+ * buyers' learned records (an auction's ranking, ADR 0020) and the clock. */
+export interface WaterfallDeps extends AuctionDeps {
   policy: DecisionPolicy;
-  /** Each buyer's share of this worker's calls in flight (ADR 0017). */
-  bulkheads: Bulkheads;
-  now: () => number;
   /**
    * Told of every attempt once it has ended, before the walk moves on; may be told twice of the same attempt
    * after a crash (its `attemptKey` makes it one). The system of record and the metrics hang here.
@@ -58,18 +36,6 @@ const MIN_ATTEMPT_MS = 1000;
 const DEADLINE_MARGIN_MS = 500;
 /** An attempt found posting after a crash is asked again with its own key for at least this long. */
 const REPLAY_MS = 2000;
-
-/**
- * How long a lead waits, off the worker's slots, before trying a full buyer again (ADR 0017): from 100 ms,
- * doubling with each wait in a row up to 1 s, with ±25 % jitter so that the waiting leads do not all come back
- * at once.
- */
-const WAIT_MIN_MS = 100;
-const WAIT_MAX_MS = 1000;
-export function bulkheadWaitMs(waits: number, random = Math.random): number {
-  const base = Math.min(WAIT_MAX_MS, WAIT_MIN_MS * 2 ** Math.min(waits, 10));
-  return Math.round(base * (0.75 + random() * 0.5));
-}
 
 /** The buyer whose answer decided a lead, and when that answer was received (ms since the epoch). */
 export interface Decision {
@@ -90,7 +56,8 @@ export interface WaterfallRun {
 
 /**
  * Walks a lead's buyers (issue 13, ADR 0012). The walk is a cursor in Redis: the planned steps (buyer and
- * price floor, in tier order), the step being tried and its state. Each step is one attempt with its own
+ * price floor, in tier order; in an auction, the ranking its ping round made, ADR 0020), the step being tried
+ * and its state. Each step is one attempt with its own
  * idempotency key (lead id and step number); a run after a crash re-asks the same step with the same key, so a
  * buyer never sees a lead twice at the same step, and a pending lead-service attempt is pinged, not re-posted.
  * Every attempt gets a time budget that ends before the lead's deadline; sold ends the walk, anything else moves
@@ -103,7 +70,7 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
     (await deps.cursors.get(leadId)) ??
     (await deps.cursors.init(
       leadId,
-      planWalk(deps.buyers.buyers, lead.fields as LeadTraits, deps.buyers.timeZone, deps.now()),
+      await planFor(deps, lead, deadline),
       Math.max(deadline - deps.now(), 0) + 24 * 3600_000,
     ));
   // The decline received in this run that the walk may end on (reset by any other way a step ends).
@@ -142,26 +109,34 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
       latencyMs: Math.max(0, deps.now() - (cursor.startedAt ?? now)),
       fieldErrors: [],
       at: new Date(deps.now()).toISOString(),
+      ...(step.ranking ? { ranking: step.ranking } : {}),
       ...extra,
     });
+    // `next-buyer`: past every later step of this buyer (the rest of its ladder; in an auction, wherever the
+    // ranking put them).
     const moveOn = async (
       result: AttemptResult,
       extra: Partial<AttemptRecord> = {},
-      next = cursor.index + 1,
+      next: number | 'next-buyer' = cursor.index + 1,
       rejectUrl = '',
     ) => {
       declined = undefined;
       await deps.onAttempt?.(record(result, extra));
-      await deps.cursors.advance(
-        leadId,
-        cursor.index,
-        next,
-        cursor.state !== 'ready',
+      await deps.cursors.advance(leadId, cursor.index, {
+        next: next === 'next-buyer' ? nextBuyerIndex(cursor, step.buyer) : next,
+        release: cursor.state !== 'ready',
         rejectUrl,
-        result === 'rejected' || result === 'invalid',
-      );
+        declined: result === 'rejected' || result === 'invalid',
+        ...(next === 'next-buyer' ? { skipBuyer: step.buyer } : {}),
+      });
       cursor = (await deps.cursors.get(leadId)) ?? cursor;
     };
+    if (cursor.state === 'ready' && cursor.skipped.includes(step.buyer)) {
+      // A later step of a buyer that refused the lead's fields or whose cap is full: no attempt.
+      await deps.cursors.advance(leadId, cursor.index, { next: cursor.index + 1, release: false });
+      cursor = (await deps.cursors.get(leadId)) ?? cursor;
+      continue;
+    }
 
     if (now >= deadline - DEADLINE_MARGIN_MS) {
       if (cursor.state !== 'ready') await moveOn('timeout', {}, cursor.plan.length);
@@ -171,6 +146,12 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
       // The buyer left the file since the walk was planned: its steps are skipped.
       log.warn({ buyer: step.buyer }, 'buyer of a planned step is no longer configured');
       await moveOn('error');
+      continue;
+    }
+    if (cursor.state === 'ready' && step.bid && !isBidLive(step.bid, now, BID_MARGIN_MS)) {
+      // An auction's bid that expired while better candidates were tried (ADR 0020): skipped, nothing posted,
+      // no place taken. A bid already posted (a run after a crash) is posted again whatever its time.
+      await moveOn('error', { errorKind: 'bid_expired' });
       continue;
     }
 
@@ -189,7 +170,7 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
         // Waiting longer would spend time the rest of the walk may need (this attempt's budget, or a later
         // buyer's): the lead moves on, as from a full cap (no call was made, no cap place was taken).
         deps.onSaturated?.(buyer.id, 'moved_on');
-        await moveOn('capped', { errorKind: 'saturated' }, nextBuyerIndex(cursor, buyer));
+        await moveOn('capped', { errorKind: 'saturated' }, 'next-buyer');
         continue;
       }
       // Waits off the worker's job slots, and tries again shortly; an attempt already begun (after a crash, or
@@ -215,7 +196,7 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
         );
         if (begun === 'capped') {
           // A full cap skips the buyer's whole ladder: a lower floor does not make room.
-          await moveOn('capped', {}, nextBuyerIndex(cursor, buyer));
+          await moveOn('capped', {}, 'next-buyer');
           continue;
         }
         cursor = (await deps.cursors.get(leadId)) ?? cursor;
@@ -239,7 +220,7 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
           // The budget runs from the attempt's start (`endsAt`), so the time spent recording it counts too.
           const sent = deps.now();
           const budgetMs = Math.min(Math.max(endsAt - sent, REPLAY_MS), deadline - DEADLINE_MARGIN_MS - sent);
-          answer = await adapter.post(lead, { key: attemptKey, floor: step.floor, budgetMs });
+          answer = await adapter.post(lead, { key: attemptKey, floor: step.floor, budgetMs, bid: step.bid });
         }
         answeredAt = deps.now();
       } catch (error) {
@@ -291,58 +272,15 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
     await moveOn(
       answer.kind,
       { fieldErrors: answer.fieldErrors },
-      answer.kind === 'invalid' ? nextBuyerIndex(cursor, buyer) : cursor.index + 1,
+      answer.kind === 'invalid' ? 'next-buyer' : cursor.index + 1,
       (answer.kind === 'rejected' && answer.rejectUrl) || '',
     );
     declined = { buyer: buyer.id, at: answeredAt };
   }
 }
 
-/**
- * How a walk that ran out of buyers ends. Only a buyer's answer is a rejection: when at least one buyer
- * declined the lead, it is rejected; when none decided (each timed out, failed or was capped, or none was
- * eligible), nobody said no, and the borrower gets the no-lender screen (docs/product-rules.md §lender-network-answers: no final status).
- */
-export function walkEnd(cursor: Cursor, noLenderFallbackUrl: string | undefined): NewOutcome {
-  if (cursor.declined) return rejected(cursor.rejectUrl, 'all_buyers_declined');
-  return noLender(cursor.plan.length === 0 ? 'no_eligible_buyer' : 'no_buyer_decided', noLenderFallbackUrl);
-}
-
-/**
- * The time the rest of a walk may need: every step from the current one on at its buyer's full attempt budget
- * (a buyer no longer configured needs none). A lead waits for a full buyer only with time beyond this (ADR 0017).
- */
-export function walkNeedsMs(cursor: Pick<Cursor, 'plan' | 'index'>, buyers: readonly Buyer[]): number {
-  let needs = 0;
-  for (const step of cursor.plan.slice(cursor.index)) {
-    needs += buyers.find((b) => b.id === step.buyer)?.timeouts.attemptMs ?? 0;
-  }
-  return needs;
-}
-
-/** The first step after the current one that belongs to another buyer. */
-function nextBuyerIndex(cursor: Cursor, buyer: Buyer): number {
-  let next = cursor.index + 1;
-  while (cursor.plan[next]?.buyer === buyer.id) next += 1;
-  return next;
-}
-
-/** The system-of-record event of an attempt; its id is the attempt's key, so a retold attempt is one event. */
-export function attemptEvent(attempt: AttemptRecord): LeadEvent {
-  return {
-    eventId: `attempt:${attempt.attemptKey}`,
-    leadId: attempt.leadId,
-    at: attempt.at,
-    type: 'buyer_attempt',
-    attemptKey: attempt.attemptKey,
-    step: attempt.index,
-    buyer: attempt.buyer,
-    tier: attempt.tier,
-    ...(attempt.floor !== undefined ? { floor: attempt.floor } : {}),
-    result: attempt.result,
-    ...(attempt.errorKind ? { errorKind: attempt.errorKind } : {}),
-    ...(attempt.price !== undefined ? { price: attempt.price } : {}),
-    latencyMs: Math.round(attempt.latencyMs),
-    fieldErrors: attempt.fieldErrors,
-  };
+/** A lead's plan: the walk by tier and ladder, or an auction's ranking after its ping round (ADR 0020). */
+async function planFor(deps: WaterfallDeps, lead: LeadRecord, deadline: number): Promise<WalkStep[]> {
+  if (deps.buyers.mode === 'auction') return planAuction(deps, lead, deadline);
+  return planWalk(deps.buyers.buyers, lead.fields as LeadTraits, deps.buyers.timeZone, deps.now());
 }

@@ -1,0 +1,55 @@
+import type { Logger } from 'pino';
+import type { BuyerRecord } from './expected-value.js';
+
+const NO_RECORD: BuyerRecord = { posts: 0, accepted: 0, settledSales: 0, returned: 0 };
+
+/**
+ * What each worker knows of the buyers' records (ADR 0020): read from the system of record every `everyMs`, so
+ * ranking a lead costs no query. Until the first read, or for a buyer with no record in the window, a buyer's
+ * record is empty and its probabilities are the priors'. A failed read keeps the last records. Started and
+ * stopped by the worker's composition root: nothing runs at import.
+ */
+export class BuyerLearning {
+  #records = new Map<string, BuyerRecord>();
+  #timer: NodeJS.Timeout | undefined;
+  #refreshing: Promise<void> | undefined;
+
+  constructor(
+    private readonly read: () => Promise<Map<string, BuyerRecord>>,
+    private readonly everyMs: number,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** The buyer's record as last read (empty when none). */
+  record(buyer: string): BuyerRecord {
+    return this.#records.get(buyer) ?? NO_RECORD;
+  }
+
+  /** Reads the records again now; one read at a time. */
+  refresh(): Promise<void> {
+    this.#refreshing ??= this.read()
+      .then((records) => {
+        this.#records = records;
+      })
+      .catch((error: Error) => {
+        this.logger?.warn({ err: error.message }, 'buyer records not read; keeping the last ones');
+      })
+      .finally(() => {
+        this.#refreshing = undefined;
+      });
+    return this.#refreshing;
+  }
+
+  start(): void {
+    if (this.#timer) return;
+    void this.refresh();
+    this.#timer = setInterval(() => void this.refresh(), this.everyMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#refreshing;
+  }
+}
