@@ -3,12 +3,12 @@ import type * as z from 'zod';
 import {
   PingPayloadSchema,
   PostPayloadSchema,
-  pingFieldsBeyondAllowList,
   type BidResponse,
   type PingFields,
   type PostPayload,
   type PostResponse,
 } from '@funnel/contracts/ping-post-network';
+import { pingFieldsBeyondAllowList } from '@funnel/contracts/ping-allow-list';
 import type { SandboxBuyer, SandboxBuyerStats, SandboxPingRecording } from '@funnel/contracts/sandbox-buyers';
 import { offerAddress } from './lender-addresses.js';
 import { SeededRandom, derivedId } from './seeded-random.js';

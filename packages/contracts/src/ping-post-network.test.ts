@@ -9,14 +9,14 @@ import {
   PingPayloadSchema,
   PostPayloadSchema,
   PostResponseSchema,
-  ageBandOn,
   bidOf,
   buildPingPayload,
   buildPostPayload,
   isBidLive,
   mapPingPostErrors,
-  pingFieldsBeyondAllowList,
 } from './ping-post-network.js';
+import { ageBandOn } from './age-band.js';
+import { pingFieldsBeyondAllowList } from './ping-allow-list.js';
 
 const lead = SAMPLE_LEAD;
 const context = SAMPLE_SUBMISSION_CONTEXT;

@@ -29,7 +29,7 @@ import {
   type SubmissionContext,
   type SubmittableLead,
 } from './lender-network.js';
-import { parseIsoDate } from './rules/calendar-date.js';
+import { AGE_BANDS, ageBandOn } from './age-band.js';
 import {
   SyncPostErrorSchema,
   SyncPostPayloadSchema,
@@ -39,10 +39,6 @@ import {
 
 /** The two calls, relative to the buyer's base URL. */
 export const PING_POST_PATHS = { ping: '/api/v1/ping', post: '/api/v1/post' } as const;
-
-/** Age bands of the ping: the borrower's age in whole years on the ping's date, never the birth date. */
-export const AGE_BANDS = ['18-24', '25-34', '35-44', '45-54', '55-64', '65+'] as const;
-export type AgeBand = (typeof AGE_BANDS)[number];
 
 /** A ping's own id: opaque (never our lead id), the same when one attempt is pinged again after a crash. */
 const pingIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/);
@@ -146,20 +142,6 @@ export interface PingAttempt {
   maxResponseMs: number;
   /** Today in the business time zone, YYYY-MM-DD: the age band is the age on this day. */
   today: string;
-}
-
-/** The borrower's age band on `today` (both YYYY-MM-DD). */
-export function ageBandOn(dob: string, today: string): AgeBand {
-  const born = parseIsoDate(dob);
-  const now = parseIsoDate(today);
-  const hadBirthday = now.month > born.month || (now.month === born.month && now.day >= born.day);
-  const age = now.year - born.year - (hadBirthday ? 0 : 1);
-  if (age < 25) return '18-24';
-  if (age < 35) return '25-34';
-  if (age < 45) return '35-44';
-  if (age < 55) return '45-54';
-  if (age < 65) return '55-64';
-  return '65+';
 }
 
 /**
@@ -356,26 +338,4 @@ export function mapPingPostErrors(
       buyerField: error.Field.slice(0, 100),
     }));
   });
-}
-
-const PING_TOP_LEVEL = new Set(Object.keys(PingPayloadSchema.shape));
-const PING_FIELDS = new Set(Object.keys(PingFieldsSchema.shape));
-
-/**
- * The names of everything a ping body carries beyond the allow-list ({@link PingPayloadSchema}, whose every
- * field is a band, a code or a boolean): `[]` for a clean ping. What the sandbox's recording counts, so it
- * proves that no ping carried an identifying field, whatever its values.
- */
-export function pingFieldsBeyondAllowList(body: unknown): string[] {
-  if (typeof body !== 'object' || body === null) return [];
-  const extra = Object.keys(body).filter((key) => !PING_TOP_LEVEL.has(key));
-  const fields = (body as { Fields?: unknown }).Fields;
-  if (typeof fields === 'object' && fields !== null) {
-    extra.push(
-      ...Object.keys(fields)
-        .filter((key) => !PING_FIELDS.has(key))
-        .map((key) => `Fields.${key}`),
-    );
-  }
-  return extra;
 }
