@@ -1,9 +1,10 @@
 import { Kysely, PostgresDialect, sql, type Generated } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import pg from 'pg';
+import { OPERATOR_MIGRATIONS, type OperatorTables } from './operator-schema.js';
 
-/** The tables of the system of record (migrations below). */
-export interface Database {
+/** The tables of the system of record (migrations below; the operators' in operator-schema.ts). */
+export interface Database extends OperatorTables {
   lead_events: {
     event_id: string;
     lead_id: string;
@@ -207,6 +208,7 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.dropTable('buyer_attempts').execute();
     },
   },
+  ...OPERATOR_MIGRATIONS,
 };
 
 export interface OpenDatabaseOptions {

@@ -125,9 +125,10 @@ const routes: RouteObject[] = [
       { path: '*', Component: NotFoundScreen },
     ],
   },
-  // The operators' reports: outside the borrower's site frame, and a lazy chunk no borrower route imports.
+  // The operators' console (its own pages under it): outside the borrower's site frame, and a lazy chunk no
+  // borrower route imports.
   {
-    path: '/operator',
+    path: '/operator/*',
     ErrorBoundary: RouteErrorScreen,
     HydrateFallback: PageLoader,
     lazy: screen(() => import('@/features/operator/components/operator-page')),

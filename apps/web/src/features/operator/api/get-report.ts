@@ -6,7 +6,6 @@ import {
   SalesReportSchema,
   type BuyerSalesReport,
   type FunnelReport,
-  type OperatorSession,
   type SalesReport,
 } from '@funnel/contracts/reports';
 import { apiRequest } from '@/lib/api-client';
@@ -34,7 +33,7 @@ export function getReport<R extends ReportName>(
   return apiRequest(reportPath(report, filters), REPORT_SCHEMAS[report], { signal }) as Promise<Reports[R]>;
 }
 
-/** A report for the filters; a 401 (the operator cookie expired after 8 hours, or was cleared) signs the page out. */
+/** A report for the filters; a 401 (the session ended: idle, 8 hours old, signed out everywhere, or the account disabled) signs the page out. */
 export function useReport<R extends ReportName>(report: R, filters: ReportFilters) {
   const queryClient = useQueryClient();
   const query = useQuery({
@@ -45,7 +44,7 @@ export function useReport<R extends ReportName>(report: R, filters: ReportFilter
   const { error } = query;
   useEffect(() => {
     if (error instanceof ApiRequestError && error.status === 401) {
-      queryClient.setQueryData<OperatorSession>(operatorSessionKey, { signedIn: false });
+      void queryClient.invalidateQueries({ queryKey: operatorSessionKey });
     }
   }, [error, queryClient]);
   return query;
