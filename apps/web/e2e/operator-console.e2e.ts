@@ -62,7 +62,7 @@ test('an admin enrols a second factor, and from then on signs in with a code', a
   await page.getByRole('button', { name: 'Turn on' }).click();
   await page.getByText('Sign-in asks for a code from your authenticator app.').waitFor();
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await signInThroughPage(page, 'ada@example.com');
   // The password was right: the page asks for the code, and sets no session without it.
   const code = page.getByLabel('Code from your authenticator app');
@@ -78,7 +78,13 @@ test('an admin enrols a second factor, and from then on signs in with a code', a
   // The enrolment's code was spent; the next step's is the one an app shows 30 seconds on.
   await code.fill(hotp(base32Decode(secret), totpStep(Date.now()) + 1));
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Funnel and sales reports' }).waitFor();
+  // Signed in again, on the page they signed out from.
+  await page.getByRole('heading', { name: 'Security' }).waitFor();
+  assert.ok(
+    (await context.cookies(`${harness.baseUrl}/api/v1/admin/session`)).some(
+      (c) => c.name === 'funnel_operator',
+    ),
+  );
   assert.deepEqual(errors, []);
   await context.close();
 });
