@@ -146,6 +146,18 @@ test("an admin reads the audit log: the viewer's refused attempts, filtered, and
   assert.match(lines[0]!, /^at,actor,account_id,action,outcome/);
   assert.ok(lines.slice(1).every((line) => line.includes(`,vic@example.com,${viewerId},`)));
   assert.ok(lines.some((line) => line.includes(',accounts.create,denied,')));
+  // The Accounts page: the new account's one-time link, and a disabled viewer whose sessions end.
+  await consolePage.getByRole('link', { name: 'Accounts' }).click();
+  await consolePage.getByLabel('Email', { exact: true }).fill('new@example.com');
+  await consolePage.getByLabel('Name', { exact: true }).fill('New Operator');
+  await consolePage.getByLabel('Role', { exact: true }).selectOption('manager');
+  await consolePage.getByRole('button', { name: 'Create account' }).click();
+  const link = consolePage.getByRole('status');
+  await link.waitFor();
+  assert.match(await link.innerText(), /\/operator\/setup#[A-Za-z0-9_-]{43}/);
+  await consolePage.getByRole('button', { name: 'Disable vic@example.com' }).click();
+  await consolePage.getByRole('button', { name: 'Enable vic@example.com' }).waitFor();
+  await checkBothWidths(consolePage, 'the accounts page');
   assert.deepEqual(errors, []);
   await admin.close();
 });
