@@ -300,6 +300,29 @@ describe('operator accounts, sessions, roles and the audit log', () => {
     expect(promoted.json().account.role).toBe('manager');
   });
 
+  it('starts an account over: its password and second factor gone, its sessions ended, a new one-time link', async () => {
+    const admin = await cookieFor('ada@example.com');
+    const max = await call({ url: '/api/v1/admin/accounts', cookie: admin });
+    const maxId = max.json().accounts.find((a: { email: string }) => a.email === 'max@example.com').accountId;
+    const reset = await call({ method: 'POST', url: `/api/v1/admin/accounts/${maxId}/reset`, cookie: admin });
+    expect(reset.statusCode).toBe(200);
+    expect(reset.json().account).toMatchObject({ hasPassword: false, secondFactor: false });
+    // The old password no longer opens the account.
+    expect((await signIn('max@example.com')).statusCode).toBe(401);
+    const setup = await call({
+      method: 'POST',
+      url: '/api/v1/admin/account-setup',
+      payload: { token: reset.json().setupPath.split('#')[1], password: PASSWORD },
+    });
+    expect(setup.statusCode).toBe(204);
+    // No second factor any more: the password alone signs in, until a new one is enrolled.
+    expect((await signIn('max@example.com')).statusCode).toBe(204);
+    expect(
+      (await call({ method: 'POST', url: `/api/v1/admin/accounts/${adminId}/reset`, cookie: admin }))
+        .statusCode,
+    ).toBe(409);
+  });
+
   it('signs out everywhere: every browser of the account must sign in again', async () => {
     const laptop = await cookieFor('ada@example.com');
     const phone = await cookieFor('ada@example.com');

@@ -22,6 +22,28 @@ export const SETUP_PATH = '/operator/setup';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/** An account and the one-time link its owner opens to choose a password. */
+export interface SetupLink {
+  account: OperatorAccountSummary;
+  setupPath: string;
+  setupExpiresAt: string;
+}
+
+/** A new set-up token: 32 random bytes in the link, only their SHA-256 stored. */
+function newSetupLink(nowMs: number) {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(nowMs + SETUP_LINK_MS);
+  return {
+    tokenHash: hashToken(token),
+    expiresAt,
+    answer: (row: OperatorAccountRow): SetupLink => ({
+      account: summarizeAccount(row),
+      setupPath: `${SETUP_PATH}#${token}`,
+      setupExpiresAt: expiresAt.toISOString(),
+    }),
+  };
+}
+
 export type SignInResult =
   { ok: true; account: OperatorMe } | { ok: false; reason: 'invalid' | 'code-required' | 'code-wrong' };
 
@@ -71,25 +93,32 @@ export class OperatorAccounts {
   }
 
   /** Creates an account with a one-time set-up link; undefined when the email already has one. */
-  async create(
-    input: NewOperatorAccountInput,
-    nowMs: number,
-  ): Promise<{ account: OperatorAccountSummary; setupPath: string; setupExpiresAt: string } | undefined> {
-    const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(nowMs + SETUP_LINK_MS);
+  async create(input: NewOperatorAccountInput, nowMs: number): Promise<SetupLink | undefined> {
+    const link = newSetupLink(nowMs);
     const row = await createAccount(this.db, {
       accountId: randomUUID(),
       email: input.email,
       displayName: input.displayName,
       role: input.role,
-      setup: { tokenHash: hashToken(token), expiresAt },
+      setup: { tokenHash: link.tokenHash, expiresAt: link.expiresAt },
     });
-    if (!row) return undefined;
-    return {
-      account: summarizeAccount(row),
-      setupPath: `${SETUP_PATH}#${token}`,
-      setupExpiresAt: expiresAt.toISOString(),
-    };
+    return row ? link.answer(row) : undefined;
+  }
+
+  /**
+   * Starts an account over (a forgotten password, a lost phone): its password and second factor are removed, so
+   * it cannot sign in until its owner uses the new one-time link and enrols again. Undefined for no such account.
+   */
+  async reset(accountId: string, nowMs: number): Promise<SetupLink | undefined> {
+    const link = newSetupLink(nowMs);
+    const row = await updateAccount(this.db, accountId, {
+      password_hash: null,
+      totp_sealed: null,
+      totp_pending_sealed: null,
+      setup_token_hash: link.tokenHash,
+      setup_expires_at: link.expiresAt,
+    });
+    return row ? link.answer(row) : undefined;
   }
 
   /** Uses a set-up link: sets the password and spends the link. False for an unknown or expired link. */

@@ -156,6 +156,30 @@ const operatorAccountRoutes: FastifyPluginAsyncZod<OperatorAccountRoutesOptions>
     },
   );
 
+  app.post(
+    '/admin/accounts/:accountId/reset',
+    operatorRoute('admin', 'accounts.reset', {
+      summary: 'Start an account over: a new one-time set-up link (a forgotten password, a lost phone)',
+      description:
+        'Removes the password and the second factor and ends every session: the account cannot sign in until ' +
+        'its owner opens the new link (24 hours, once), chooses a password and enrols again. 409 for your own ' +
+        'account.',
+      params: AccountParamsSchema,
+      response: { 200: CreatedOperatorAccountSchema, 404: ApiErrorSchema, 409: ApiErrorSchema },
+    }),
+    async (request) => {
+      const { accountId } = request.params;
+      if (accountId === request.operator?.accountId) {
+        throw new HttpError(409, 'CONFLICT', 'Ask another admin to reset your own account.');
+      }
+      database();
+      const link = await app.operatorAccounts!.reset(accountId, options.now().getTime());
+      if (!link) throw new HttpError(404, 'NOT_FOUND', 'No such account.');
+      await app.operatorSessions.endAll(accountId);
+      return link;
+    },
+  );
+
   app.delete(
     '/admin/accounts/:accountId/sessions',
     operatorRoute('admin', 'accounts.sign-out', {

@@ -39,6 +39,16 @@ export function useChangeAccount() {
   });
 }
 
+/** POST /api/v1/admin/accounts/:id/reset — no password nor second factor until the new set-up link is used. */
+export function useResetAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (accountId: string) =>
+      apiRequest(`/admin/accounts/${accountId}/reset`, CreatedOperatorAccountSchema, { method: 'POST' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountsKey }),
+  });
+}
+
 export interface AuditFilters {
   actor: string;
   action: string;

@@ -1,11 +1,16 @@
 import { useState, type FormEvent } from 'react';
-import type { OperatorAccount, OperatorMe, OperatorRole } from '@funnel/contracts/operators';
+import type {
+  CreatedOperatorAccount,
+  OperatorAccount,
+  OperatorMe,
+  OperatorRole,
+} from '@funnel/contracts/operators';
 import { SelectField } from '@/components/form/select-field';
 import { TextField } from '@/components/form/text-field';
 import { Button } from '@/components/ui/button';
 import { PageHeading } from '@/components/ui/page-heading';
 import { ApiRequestError } from '@/lib/api-request-error';
-import { useAccounts, useChangeAccount, useCreateAccount } from '../api/accounts';
+import { useAccounts, useChangeAccount, useCreateAccount, useResetAccount } from '../api/accounts';
 import { ReportTable, type ReportColumn } from './report-table';
 import { messageOf } from './sign-in-form';
 import styles from './operator.module.css';
@@ -15,6 +20,17 @@ const ROLE_OPTIONS = [
   { value: 'manager', label: 'Manager: + buyers and returns' },
   { value: 'admin', label: 'Admin: + accounts, deletion, personal data' },
 ] as const;
+
+/** The one-time link of a new or reset account, to hand to its owner. */
+function SetupLinkNotice({ created }: { created: CreatedOperatorAccount | undefined }) {
+  if (!created) return null;
+  return (
+    <p role="status" className={styles.setupLink}>
+      Send {created.account.email} this one-time link (valid 24 hours) to choose a password:{' '}
+      <code>{`${window.location.origin}${created.setupPath}`}</code>
+    </p>
+  );
+}
 
 function NewAccountForm() {
   const [email, setEmail] = useState('');
@@ -27,7 +43,6 @@ function NewAccountForm() {
     create.mutate({ email: email.trim(), displayName: displayName.trim(), role });
   }
   const fields = create.error instanceof ApiRequestError ? create.error.fields : {};
-  const link = create.data ? `${window.location.origin}${create.data.setupPath}` : undefined;
   return (
     <section className={styles.section} aria-labelledby="new-account">
       <h2 id="new-account">New account</h2>
@@ -60,12 +75,7 @@ function NewAccountForm() {
           </Button>
         </div>
       </form>
-      {link && (
-        <p role="status" className={styles.setupLink}>
-          Send {create.data?.account.email} this one-time link (valid 24 hours) to choose a password:{' '}
-          <code>{link}</code>
-        </p>
-      )}
+      <SetupLinkNotice created={create.data} />
     </section>
   );
 }
@@ -74,6 +84,8 @@ function NewAccountForm() {
 export function AccountsPage({ me }: { me: OperatorMe }) {
   const accounts = useAccounts();
   const change = useChangeAccount();
+  const reset = useResetAccount();
+  const failure = change.error ?? reset.error;
   const columns: ReportColumn<OperatorAccount>[] = [
     { label: 'Email', cell: (a) => a.email, text: true },
     { label: 'Name', cell: (a) => a.displayName, text: true },
@@ -112,12 +124,17 @@ export function AccountsPage({ me }: { me: OperatorMe }) {
         a.accountId === me.accountId ? (
           'You'
         ) : (
-          <Button
-            variant="link"
-            onClick={() => change.mutate({ accountId: a.accountId, change: { disabled: !a.disabledAt } })}
-          >
-            {a.disabledAt ? `Enable ${a.email}` : `Disable ${a.email}`}
-          </Button>
+          <>
+            <Button
+              variant="link"
+              onClick={() => change.mutate({ accountId: a.accountId, change: { disabled: !a.disabledAt } })}
+            >
+              {a.disabledAt ? `Enable ${a.email}` : `Disable ${a.email}`}
+            </Button>{' '}
+            <Button variant="link" onClick={() => reset.mutate(a.accountId)}>
+              {`Reset ${a.email}`}
+            </Button>
+          </>
         ),
     },
   ];
@@ -126,9 +143,10 @@ export function AccountsPage({ me }: { me: OperatorMe }) {
       <PageHeading id="operator-accounts" documentTitle="Operator accounts">
         Accounts
       </PageHeading>
-      {change.error && (
+      <SetupLinkNotice created={reset.data} />
+      {failure && (
         <p className={styles.failed} role="alert">
-          {messageOf(change.error)}
+          {messageOf(failure)}
         </p>
       )}
       {accounts.error ? (
