@@ -80,10 +80,17 @@ function sha256(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
-const idOf = (value: unknown, key: string): string | undefined => {
-  const found = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
-  return typeof found === 'string' ? found : undefined;
-};
+/** The first of `keys` the request names as a string, in its path, its query or its body: what it acts on. */
+function subject(request: FastifyRequest, ...keys: string[]): string | undefined {
+  for (const source of [request.params, request.query, request.body]) {
+    if (!source || typeof source !== 'object') continue;
+    for (const key of keys) {
+      const found = (source as Record<string, unknown>)[key];
+      if (typeof found === 'string') return found;
+    }
+  }
+  return undefined;
+}
 
 /**
  * Operator authentication and authorisation for /api/v1/admin/* (ADR 0021). A route marked with
@@ -137,11 +144,9 @@ export default fp<AdminAuthOptions>(
         actor: principal?.actor ?? 'anonymous',
         method: request.method,
         route: request.routeOptions.url ?? request.url.split('?')[0]!,
-        leadId:
-          idOf(request.params, 'leadId') ?? idOf(request.query, 'leadId') ?? idOf(request.body, 'leadId'),
-        buyer:
-          idOf(request.params, 'buyer') ?? idOf(request.params, 'buyerId') ?? idOf(request.query, 'buyer'),
-        targetAccountId: idOf(request.params, 'accountId'),
+        leadId: subject(request, 'leadId'),
+        buyer: subject(request, 'buyer', 'buyerId'),
+        targetAccountId: subject(request, 'accountId'),
         ip: request.ip,
         ...entry,
       });
