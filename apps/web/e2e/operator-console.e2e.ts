@@ -45,6 +45,38 @@ async function checkBothWidths(page: Page, screen: string): Promise<void> {
   }
 }
 
+test('a new operator opens their one-time set-up link, chooses a password, and signs in with it', async () => {
+  const created = await fetch(`${harness.baseUrl}/api/v1/admin/accounts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'neo@example.com', displayName: 'Neo', role: 'manager' }),
+  });
+  const { setupPath } = (await created.json()) as { setupPath: string };
+  const context = await harness.newContext(375);
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await page.goto(setupPath);
+  await page.getByRole('heading', { name: 'Set up your account' }).waitFor();
+  await page.getByLabel('New password').fill('short');
+  await page.getByLabel('The same password again').fill('short');
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await page.getByText('Use at least 12 characters.').waitFor();
+  await checkBothWidths(page, 'the set-up page with an error');
+  await page.getByLabel('New password').fill('a passphrase of my own');
+  await page.getByLabel('The same password again').fill('a passphrase of my own');
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await signInThroughPage(page, 'neo@example.com', 'a passphrase of my own');
+  await page.getByRole('heading', { name: 'Funnel and sales reports' }).waitFor();
+  // The link worked once.
+  const again = await page.request.post('/api/v1/admin/account-setup', {
+    data: { token: setupPath.split('#')[1], password: 'another passphrase entirely' },
+  });
+  assert.equal(again.status(), 400);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('an admin enrols a second factor, and from then on signs in with a code', async () => {
   const context = await harness.newContext(1280);
   const page = await context.newPage();
