@@ -57,9 +57,12 @@ export interface OperatorTables {
   };
 }
 
-/** The operators' migrations, applied after the lead tables' (database.ts). */
+/**
+ * The operators' migrations, applied after the lead tables' (database.ts). Numbered 0006: 0005 is taken by the
+ * returns and conversions tables of issue 27, built beside this change.
+ */
 export const OPERATOR_MIGRATIONS: Record<string, Migration> = {
-  '0005_operator_accounts_and_audit': {
+  '0006_operator_accounts_and_audit': {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('operator_accounts')
