@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { roleAllows, type OperatorMe, type OperatorRole } from '@funnel/contracts/operators';
 import type { ContactSealer } from '@funnel/db/consent-archive';
@@ -41,8 +41,17 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     operator?: OperatorPrincipal;
+    /** The access rule this request was let through by, for its audit entry. */
+    operatorAccess?: OperatorAccess;
   }
   interface FastifyInstance {
+    /**
+     * For routes written before ADR 0021 (`addHook('onRequest', app.requireAdmin)`): the admin role, audited as
+     * `<METHOD> <route>`. New routes declare their role and action with `operatorRoute` instead.
+     */
+    requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /** The same for read-only routes written before ADR 0021: the viewer role. */
+    requireOperator(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     operatorSessions: OperatorSessions;
     /** Local accounts; undefined without a system of record (then only ADMIN_API_TOKEN signs in). */
     operatorAccounts: OperatorAccounts | undefined;
@@ -168,9 +177,7 @@ export default fp<AdminAuthOptions>(
       }
     };
 
-    app.addHook('onRequest', async (request, reply) => {
-      const access = request.routeOptions.config.operator;
-      if (!access) return;
+    const authorize = async (request: FastifyRequest, reply: FastifyReply, access: OperatorAccess) => {
       const principal = await principalOf(request);
       if (!principal) {
         reply.header('www-authenticate', 'Bearer');
@@ -181,6 +188,7 @@ export default fp<AdminAuthOptions>(
         );
       }
       request.operator = principal;
+      request.operatorAccess = access;
       if (!roleAllows(principal.role, access.role)) {
         await auditOrRefuse(request, {
           action: access.action,
@@ -193,9 +201,18 @@ export default fp<AdminAuthOptions>(
           `This needs the ${access.role} role; you are a ${principal.role}.`,
         );
       }
-    });
-    app.addHook('preHandler', async (request) => {
+    };
+    app.addHook('onRequest', async (request, reply) => {
       const access = request.routeOptions.config.operator;
+      if (access) await authorize(request, reply, access);
+    });
+    const legacy = (role: OperatorRole) => async (request: FastifyRequest, reply: FastifyReply) =>
+      authorize(request, reply, { role, action: `${request.method} ${request.routeOptions.url ?? ''}` });
+    app.decorate('requireAdmin', legacy('admin'));
+    app.decorate('requireOperator', legacy('viewer'));
+
+    app.addHook('preHandler', async (request) => {
+      const access = request.operatorAccess;
       if (!access || !request.operator) return;
       await auditOrRefuse(request, {
         action: access.action,
