@@ -58,11 +58,12 @@ export interface OperatorTables {
 }
 
 /**
- * The operators' migrations, applied after the lead tables' (database.ts). Numbered 0006: 0005 is taken by the
- * returns and conversions tables of issue 27, built beside this change.
+ * The operators' migrations, applied after the lead tables' (database.ts). Numbered 0007: 0005 (returns and
+ * conversions) and 0006 (the lead search) were built beside this change, and Kysely applies migrations in name
+ * order.
  */
 export const OPERATOR_MIGRATIONS: Record<string, Migration> = {
-  '0006_operator_accounts_and_audit': {
+  '0007_operator_accounts_and_audit': {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('operator_accounts')
