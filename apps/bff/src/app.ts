@@ -24,6 +24,9 @@ import security from './plugins/security.js';
 import webApp from './plugins/web-app.js';
 import type { ReferenceData } from './reference-data/reference-data.js';
 import adminRoutes from './routes/admin.js';
+import { OidcSignIn } from './admin/oidc-sign-in.js';
+import operatorAccountRoutes from './routes/operator-accounts.js';
+import operatorOidcRoutes from './routes/operator-oidc.js';
 import operatorSessionRoutes from './routes/operator-session.js';
 import leadJourneyRoutes from './routes/lead-journey.js';
 import reportRoutes from './routes/reports.js';
@@ -56,6 +59,8 @@ export interface AppOptions {
    * bench sets it, to measure today's set against the older sensitive-only one in the same run.
    */
   sealedFields?: (field: string) => boolean;
+  /** False only in the audit bench (bench/operator-audit.ts), to measure what the audit log costs a request. */
+  operatorAudit?: boolean;
 }
 
 const BODY_LIMIT_BYTES = 16 * 1024;
@@ -137,8 +142,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(globalPrivacyControl);
   await app.register(adminAuth, {
     token: env.ADMIN_API_TOKEN,
-    cookieSecrets: env.COOKIE_SECRETS,
+    db,
+    sealer,
+    keyPrefix: env.REDIS_KEY_PREFIX,
     secure: env.COOKIE_SECURE,
+    idleMs: env.OPERATOR_SESSION_IDLE_MINUTES * 60_000,
+    absoluteMs: env.OPERATOR_SESSION_HOURS * 3_600_000,
+    issuer: env.OPERATOR_TOTP_ISSUER,
+    ...(options.operatorAudit === false ? { audit: false } : {}),
     now,
   });
   await app.register(partnerAuth, { keys: env.PARTNER_API_KEYS });
@@ -166,7 +177,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         brand: brandLinks(env),
       });
       await api.register(adminRoutes, { db, sealer });
-      await api.register(operatorSessionRoutes);
+      const oidc =
+        db && env.OIDC_ISSUER_URL
+          ? new OidcSignIn(
+              {
+                issuer: env.OIDC_ISSUER_URL,
+                clientId: env.OIDC_CLIENT_ID!,
+                clientSecret: env.OIDC_CLIENT_SECRET!,
+                redirectUrl: env.OIDC_REDIRECT_URL!,
+                roleClaim: env.OIDC_ROLE_CLAIM,
+                roleMap: new Map(env.OIDC_ROLE_MAP),
+                allowHttp: env.OIDC_ALLOW_HTTP,
+              },
+              app.redis,
+              env.REDIS_KEY_PREFIX,
+              db,
+            )
+          : undefined;
+      if (oidc) await api.register(operatorOidcRoutes, { signIn: oidc, secure: env.COOKIE_SECURE });
+      await api.register(operatorSessionRoutes, { oidc: oidc !== undefined, now });
+      await api.register(operatorAccountRoutes, { db, now });
       await api.register(reportRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
       await api.register(leadJourneyRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
       await api.register(adminReturnRoutes, { db, now });

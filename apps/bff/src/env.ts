@@ -87,8 +87,46 @@ export const EnvSchema = z
     PARTNER_SOURCE_URL: z.string().url().optional(),
     DECISION_DEADLINE_MS: z.coerce.number().int().positive().default(310_000),
     SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(15_000),
-    /** Bearer token of the operator endpoints (/api/v1/admin/*); unset, they answer 401 to everyone. */
+    /**
+     * Machine clients only: the bearer token of the operator endpoints (/api/v1/admin/*), with every role and
+     * audited as `api-token`. People sign in to the console with their own accounts (ADR 0021).
+     */
     ADMIN_API_TOKEN: z.string().min(32, 'the admin API token needs 32+ characters').optional(),
+    /** A console session ends after this long without a request (ADR 0021). */
+    OPERATOR_SESSION_IDLE_MINUTES: z.coerce
+      .number()
+      .positive()
+      .max(24 * 60)
+      .default(30),
+    /** A console session ends this long after sign-in, however busy. */
+    OPERATOR_SESSION_HOURS: z.coerce
+      .number()
+      .positive()
+      .max(7 * 24)
+      .default(8),
+    /** The issuer an authenticator app shows beside an operator's TOTP code. */
+    OPERATOR_TOTP_ISSUER: z.string().trim().min(1).max(64).default('Loan funnel console'),
+    /** The organisation's OpenID Connect provider (its issuer URL); unset, the console offers local accounts only. */
+    OIDC_ISSUER_URL: z.url().optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    /** This site's callback as registered with the provider: `https://<site>/api/v1/admin/oidc/callback`. */
+    OIDC_REDIRECT_URL: z.url().optional(),
+    /** The claim listing the person's groups. */
+    OIDC_ROLE_CLAIM: z.string().min(1).default('groups'),
+    /** `group=role`, comma-separated (roles: viewer, manager, admin); someone in no listed group is refused. */
+    OIDC_ROLE_MAP: commaList
+      .pipe(
+        z.array(
+          z
+            .string()
+            .regex(/^[^=]+=(viewer|manager|admin)$/, 'group=viewer|manager|admin')
+            .transform((pair) => pair.split('=') as [string, 'viewer' | 'manager' | 'admin']),
+        ),
+      )
+      .default([]),
+    /** A plain-HTTP provider: tests and local development only, refused in production. */
+    OIDC_ALLOW_HTTP: boolish.default(false),
     /** Version of the partner list shown; unset, a hash of PARTNER_NAMES (bump it when the partner source changes). */
     PARTNER_LIST_VERSION: z.string().max(64).optional(),
     /** Load the TrustedForm certification script on the consent pages (and allow its hosts in the CSP). */
@@ -138,6 +176,23 @@ export const EnvSchema = z
     }
   })
   .superRefine(refuseInsecureWebhooksInProduction)
+  .superRefine((env, ctx) => {
+    if (!env.OIDC_ISSUER_URL) return;
+    for (const name of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_REDIRECT_URL'] as const) {
+      if (!env[name])
+        ctx.addIssue({ code: 'custom', path: [name], message: 'required when OIDC_ISSUER_URL is set' });
+    }
+    if (env.OIDC_ROLE_MAP.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OIDC_ROLE_MAP'],
+        message: 'required when OIDC_ISSUER_URL is set',
+      });
+    }
+    if (env.OIDC_ALLOW_HTTP && env.NODE_ENV === 'production') {
+      ctx.addIssue({ code: 'custom', path: ['OIDC_ALLOW_HTTP'], message: 'not allowed in production' });
+    }
+  })
   .superRefine((env, ctx) => {
     if (env.JORNAYA_ENABLED && !env.JORNAYA_CAMPAIGN_ID) {
       ctx.addIssue({

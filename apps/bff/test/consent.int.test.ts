@@ -111,7 +111,10 @@ describe('consent evidence', () => {
     expect(response.statusCode).toBe(401);
     expect(response.headers['www-authenticate']).toBe('Bearer');
     expect(response.json()).toEqual({
-      error: { code: 'UNAUTHORIZED', message: 'A valid operator token is required.' },
+      error: {
+        code: 'UNAUTHORIZED',
+        message: 'Sign in to the operator console, or send a valid operator token.',
+      },
     });
   });
 });

@@ -103,7 +103,7 @@ describe('GET /api/v1/config and the consent scripts in the CSP', () => {
     expect(csp).not.toMatch(/lidstatic\.com|leadid\.com/);
   });
 
-  it('documents the config, cross-sell and operator endpoints, the latter behind the admin token', async () => {
+  it('documents the config, cross-sell and operator endpoints, the latter behind a console role or the token', async () => {
     t = await startTestApp();
     const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
     expect(Object.keys(doc.paths)).toEqual(
@@ -114,7 +114,10 @@ describe('GET /api/v1/config and the consent scripts in the CSP', () => {
         '/api/v1/admin/deletion-requests',
       ]),
     );
-    expect(doc.paths['/api/v1/admin/deletion-requests'].post.security).toEqual([{ adminToken: [] }]);
+    const deletion = doc.paths['/api/v1/admin/deletion-requests'].post;
+    expect(deletion.security).toEqual([{ operatorSession: [] }, { adminToken: [] }]);
+    expect(deletion.description).toMatch(/^Role: \*\*admin\*\*\./);
+    expect(Object.keys(deletion.responses)).toEqual(expect.arrayContaining(['401', '403']));
     expect(doc.components.securitySchemes.adminToken).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 

@@ -1,4 +1,4 @@
-// The operator page (issue 10): sign-in exchanges the operator token for the operator cookie, and the funnel,
+// The operator page (issue 10): an operator signs in with their own account (ADR 0021), and the funnel,
 // sales and buyers reports (issue 33) over a fixture of known lead events, written to a PostgreSQL schema of this suite's own through
 // the drain's recording code, show the counts worked out by hand below, filtered by dates, affiliate and source,
 // as a chart, as tables and as CSV downloads.
@@ -15,6 +15,7 @@ import { fileReturn } from '@funnel/db/buyer-returns';
 import { recordEvents } from '@funnel/db/record-events';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { startHarness, type Harness } from './harness';
+import { createOperator, OPERATOR_PASSWORD, signInThroughPage } from './operator-accounts';
 import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
 
 const TOKEN = 'e2e-operator-token-'.padEnd(48, 'q');
@@ -199,6 +200,7 @@ before(async () => {
     label: 'operator',
     bffEnv: { DATABASE_URL: url, ADMIN_API_TOKEN: TOKEN },
   });
+  await createOperator(harness.baseUrl, TOKEN, 'reports@example.com', 'viewer');
 });
 
 after(async () => {
@@ -309,25 +311,29 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
   }
   await page.setViewportSize({ width: 1280, height: 900 });
   await screenshotBothWidths(page, 'operator-sign-in');
-  const token = page.getByLabel('Operator token');
-  assert.equal(await token.getAttribute('type'), 'password');
-  await token.click();
-  await token.fill('not-the-operator-token-at-all');
+  const email = page.getByLabel('Email');
+  const password = page.getByLabel('Password');
+  assert.equal(await password.getAttribute('type'), 'password');
+  await email.click();
+  await email.fill('reports@example.com');
+  await password.fill('not the password at all');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  const error = page.locator('#operator-token-error');
+  const error = page.locator('#operator-password-error');
   await error.waitFor();
-  assert.equal((await error.innerText()).trim(), 'That operator token is not valid.');
+  assert.equal((await error.innerText()).trim(), 'That email and password do not match an active account.');
   assert.equal(await error.getAttribute('role'), 'alert');
-  assert.equal(await token.getAttribute('aria-invalid'), 'true');
+  assert.equal(await password.getAttribute('aria-invalid'), 'true');
   assert.equal(await operatorCookie(context), undefined);
   await assertAccessible(page, 'operator sign-in with an error');
 
-  // The right token, by keyboard only: Tab from the heading reaches the field, Enter submits.
+  // The right password, by keyboard only: Tab from the heading reaches the email, then the password; Enter submits.
   await page.getByRole('heading', { name: 'Operator sign-in' }).focus();
   await page.keyboard.press('Tab');
-  assert.equal(await page.evaluate(() => document.activeElement?.id), 'operator-token');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'operator-email');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'operator-password');
   await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.type(TOKEN);
+  await page.keyboard.type(OPERATOR_PASSWORD);
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Funnel and sales reports' }).waitFor();
   const cookie = await operatorCookie(context);
@@ -337,7 +343,7 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
   assert.equal(cookie.path, '/api/v1/admin');
   assert.equal(await page.evaluate(() => document.cookie.includes('funnel_operator')), false);
   const storage = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
-  assert.ok(!storage.includes(TOKEN), 'the token is in no browser storage');
+  assert.ok(!storage.includes(OPERATOR_PASSWORD), 'the password is in no browser storage');
 
   // 2026-10-05 to 2026-10-06, every affiliate and source: A1–A4, B1, C1, C2.
   await eventually(
@@ -535,7 +541,7 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
   );
   assert.match(page.url(), /from=2026-10-01&to=2026-10-31/);
 
-  // Signing out clears the cookie: the page asks for the token again and the reports answer 401.
+  // Signing out ends the session and clears the cookie: the page asks to sign in again and the reports answer 401.
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Operator sign-in' }).waitFor();
   assert.equal(await operatorCookie(context), undefined);
@@ -551,8 +557,8 @@ test('an operator finds a lead by the buyer it was offered to and reads its jour
   const page = await context.newPage();
   const errors = collectPageErrors(page);
   await page.goto('/operator/leads');
-  await page.getByLabel('Operator token').fill(TOKEN);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  // A viewer may search leads and read a journey (ADR 0021): the reports account is one.
+  await signInThroughPage(page, 'reports@example.com');
   await page.getByRole('heading', { name: 'Find a lead' }).waitFor();
 
   // The leads of 2026-10-05 offered to 'prime': A3 and A4 (funnel) and B1 (partner), all created at 16:00.

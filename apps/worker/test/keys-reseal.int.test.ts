@@ -1,11 +1,12 @@
 // Key rotation that retires keys (issue 32): a store populated under an old key (leads, one written in clear by
-// the older version, consent copies, the consent archive and the privacy log) is re-sealed while a save lands
-// meanwhile; afterwards every record opens with the new key alone.
+// the older version, consent copies, the consent archive, the privacy log and operators' TOTP secrets) is
+// re-sealed while a save lands meanwhile; afterwards every record opens with the new key alone.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { archiveConsents, getArchivedConsent } from '@funnel/db/consent-archive';
 import { migrate, openDatabase } from '@funnel/db/database';
+import { createAccount, findAccount, updateAccount } from '@funnel/db/operator-accounts';
 import { listPrivacyRequests, logPrivacyRequests } from '@funnel/db/privacy-request-log';
 import { resealDatabase } from '@funnel/db/reseal';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
@@ -80,6 +81,18 @@ describe('npm run keys:reseal', () => {
       new FieldCipher([oldKey]),
     );
 
+    // An operator's TOTP secret (ADR 0021), sealed with the account id as associated data.
+    const operator = 'c0ffee00-0000-4000-8000-000000000001';
+    await createAccount(db, {
+      accountId: operator,
+      email: 'op@example.com',
+      displayName: 'Op',
+      role: 'admin',
+    });
+    await updateAccount(db, operator, {
+      totp_sealed: new FieldCipher([oldKey]).seal('JBSWY3DPEHPK3PXP', operator),
+    });
+
     const rotated = new FieldCipher([newKey, oldKey]);
     const ttlBefore = await redis.pttl(before.key(ids[0]!));
     // A save landing while the pass runs (the apps keep running): it must survive.
@@ -96,6 +109,7 @@ describe('npm run keys:reseal', () => {
     expect(inRedis.consents).toMatchObject({ seen: LEADS, resealed: LEADS });
     expect(inDatabase.consentArchive).toMatchObject({ seen: LEADS, resealed: LEADS });
     expect(inDatabase.privacyRequests).toMatchObject({ seen: 1, resealed: 1 });
+    expect(inDatabase.operatorSecrets).toMatchObject({ seen: 1, resealed: 1 });
 
     // The old key removed from the ring: everything still opens.
     const after = new FieldCipher([newKey]);
@@ -115,6 +129,8 @@ describe('npm run keys:reseal', () => {
       after,
     );
     expect(logged?.request).toEqual({ email: 'ann0@example.com' });
+    const account = await findAccount(db, { accountId: operator });
+    expect(after.open(account!.totp_sealed!, operator)).toBe('JBSWY3DPEHPK3PXP');
 
     // A second pass finds nothing left to do.
     const again = await resealRedis(redis, after, { keyPrefix: prefix, currentKeyId: 'new' });

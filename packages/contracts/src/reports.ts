@@ -228,13 +228,3 @@ export const ReportDimensionsSchema = z.object({
   sources: z.array(LeadSourceSchema),
 });
 export type ReportDimensions = z.infer<typeof ReportDimensionsSchema>;
-
-/**
- * `POST /api/v1/admin/session`: exchanges the operator token for a signed, HttpOnly operator cookie
- * (separate from the borrower's session cookie); `DELETE` signs out, `GET` answers whether the cookie is valid.
- */
-export const OperatorSignInSchema = z.object({ token: z.string().min(1).max(512) });
-export type OperatorSignIn = z.infer<typeof OperatorSignInSchema>;
-
-export const OperatorSessionSchema = z.object({ signedIn: z.boolean() });
-export type OperatorSession = z.infer<typeof OperatorSessionSchema>;

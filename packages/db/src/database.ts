@@ -2,9 +2,10 @@ import { Kysely, PostgresDialect, sql, type Generated } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
+import type { OperatorTables } from './operator-schema.js';
 
-/** The tables of the system of record (migrations below). */
-export interface Database {
+/** The tables of the system of record (migrations below; the operators' in operator-schema.ts). */
+export interface Database extends OperatorTables {
   lead_events: {
     event_id: string;
     lead_id: string;

@@ -11,6 +11,13 @@ export interface TableResealCounts {
 
 const BATCH = 500;
 
+/** A table, its id column (the sealed value's associated data) and its sealed column. */
+type SealedColumn = [table: keyof Database, id: string, sealed: string];
+const CONSENT_CONTACTS: SealedColumn = ['consent_archive', 'lead_id', 'contact_sealed'];
+const PRIVACY_REQUESTS: SealedColumn = ['privacy_requests', 'request_id', 'request_sealed'];
+/** Operators' TOTP secrets (ADR 0021), sealed with the account id as associated data. */
+const OPERATOR_SECRETS: SealedColumn = ['operator_accounts', 'account_id', 'totp_sealed'];
+
 /**
  * Re-seals one sealed column under the newest key, a batch of rows at a time. Each row is written only if its
  * sealed value is still the one read (check-and-set): an erasure or a retention purge landing meanwhile wins, and
@@ -18,13 +25,11 @@ const BATCH = 500;
  */
 async function resealColumn(
   db: Kysely<Database>,
-  table: 'consent_archive' | 'privacy_requests',
+  [table, idColumn, sealedColumn]: SealedColumn,
   currentKeyId: string,
   sealer: ContactSealer,
   onProgress?: (counts: TableResealCounts) => void,
 ): Promise<TableResealCounts> {
-  const idColumn = table === 'consent_archive' ? 'lead_id' : 'request_id';
-  const sealedColumn = table === 'consent_archive' ? 'contact_sealed' : 'request_sealed';
   const counts: TableResealCounts = { seen: 0, resealed: 0, retried: 0 };
   let after = '';
   for (;;) {
@@ -54,27 +59,38 @@ async function resealColumn(
   }
 }
 
-/** Re-seals the consent archive's contacts and the privacy log's requests under the newest key. */
+/** Re-seals the consent archive's contacts, the privacy log's requests and operators' TOTP secrets under the newest key. */
 export async function resealDatabase(
   db: Kysely<Database>,
   sealer: ContactSealer,
   options: { currentKeyId: string; onProgress?: (what: string, counts: TableResealCounts) => void },
-): Promise<{ consentArchive: TableResealCounts; privacyRequests: TableResealCounts }> {
+): Promise<{
+  consentArchive: TableResealCounts;
+  privacyRequests: TableResealCounts;
+  operatorSecrets: TableResealCounts;
+}> {
   const progress = (what: string) => (counts: TableResealCounts) => options.onProgress?.(what, counts);
   return {
     consentArchive: await resealColumn(
       db,
-      'consent_archive',
+      CONSENT_CONTACTS,
       options.currentKeyId,
       sealer,
       progress('consent archive'),
     ),
     privacyRequests: await resealColumn(
       db,
-      'privacy_requests',
+      PRIVACY_REQUESTS,
       options.currentKeyId,
       sealer,
       progress('privacy requests'),
+    ),
+    operatorSecrets: await resealColumn(
+      db,
+      OPERATOR_SECRETS,
+      options.currentKeyId,
+      sealer,
+      progress('operator secrets'),
     ),
   };
 }

@@ -4,7 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { SESSION_COOKIE } from './lead-session.js';
 import { API_VERSION, completeDocument, type OpenApiDocument } from './openapi-document.js';
-import { OPERATOR_COOKIE } from '../admin/operator-cookie.js';
+import { OPERATOR_COOKIE } from './admin-auth.js';
 
 /** OpenAPI 3.1 generated from the zod contracts, served at /api/docs (UI) and /api/docs/json. */
 export default fp(
@@ -29,7 +29,13 @@ export default fp(
           { name: 'privacy', description: 'Unsubscribe and do-not-sell requests' },
           { name: 'partners', description: 'The Partners page' },
           { name: 'config', description: 'Public configuration for the web app' },
-          { name: 'admin', description: 'Operator endpoints (Authorization: Bearer <ADMIN_API_TOKEN>)' },
+          {
+            name: 'admin',
+            description:
+              'The operator console: people sign in with their own accounts (roles viewer < manager < admin, each ' +
+              'operation says which it needs) and every action is audited; machine clients only send ' +
+              'Authorization: Bearer <ADMIN_API_TOKEN>.',
+          },
           {
             name: 'partner-api',
             description:
@@ -64,15 +70,17 @@ export default fp(
             adminToken: {
               type: 'http',
               scheme: 'bearer',
-              description: 'The operator token ADMIN_API_TOKEN; the BFF keeps only its SHA-256.',
+              description:
+                'Machine clients only: the operator token ADMIN_API_TOKEN, with every role, audited as `api-token`; ' +
+                'the BFF keeps only its SHA-256.',
             },
             operatorSession: {
               type: 'apiKey',
               in: 'cookie',
               name: OPERATOR_COOKIE,
               description:
-                "The operator page's signed cookie, set by POST /api/v1/admin/session (HttpOnly, SameSite=Strict, " +
-                '8 hours); the reports accept it instead of the operator token.',
+                "A console session's opaque id, set by POST /api/v1/admin/session (HttpOnly, SameSite=Strict, " +
+                'Path=/api/v1/admin); the session lives in Redis with idle and absolute expiry.',
             },
           },
         },

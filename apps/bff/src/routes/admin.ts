@@ -4,14 +4,13 @@ import { RetainedConsentSchema } from '@funnel/contracts/consent';
 import { DeletionRequestSchema, DeletionResultSchema } from '@funnel/contracts/deletion-request';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
 import { PostbackLogSchema } from '@funnel/contracts/postbacks';
+import { operatorRoute } from '../admin/operator-route.js';
 import { HttpError } from '../http-error.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '@funnel/db/database';
 import { getArchivedConsent, type ContactSealer } from '@funnel/db/consent-archive';
 
-const security = [{ adminToken: [] }];
-
-/** Operator endpoints, behind `Authorization: Bearer <ADMIN_API_TOKEN>`. */
+/** Operator endpoints, each behind its role (ADR 0021) and audited. */
 export interface AdminRoutesOptions {
   /** The system of record, holding the consent archive; undefined when DATABASE_URL is not set. */
   db: Kysely<Database> | undefined;
@@ -20,24 +19,18 @@ export interface AdminRoutesOptions {
 }
 
 const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, options) => {
-  app.addHook('onRequest', app.requireAdmin);
-
   app.get(
     '/admin/consent/:leadId',
-    {
-      schema: {
-        summary: 'The consent evidence of a lead',
-        description:
-          'Kept for CONSENT_RETENTION_DAYS (5 years by default) after submission, after the lead itself is gone: ' +
-          'text version, the exact text and its SHA-256, button, UTC time, IP, user agent, page URL, ' +
-          'TrustedForm certificate URL and Jornaya LeadiD when present, partner list version, and the contact ' +
-          'it covers. Never an SSN or bank detail. 404 when none is kept.',
-        tags: ['admin'],
-        security,
-        params: z.object({ leadId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) }),
-        response: { 200: RetainedConsentSchema, 401: ApiErrorSchema, 404: ApiErrorSchema },
-      },
-    },
+    operatorRoute('admin', 'consent.reveal', {
+      summary: 'The consent evidence of a lead (it names the borrower)',
+      description:
+        'Kept for CONSENT_RETENTION_DAYS (5 years by default) after submission, after the lead itself is gone: ' +
+        'text version, the exact text and its SHA-256, button, UTC time, IP, user agent, page URL, ' +
+        'TrustedForm certificate URL and Jornaya LeadiD when present, partner list version, and the contact ' +
+        'it covers. Never an SSN or bank detail. 404 when none is kept.',
+      params: z.object({ leadId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) }),
+      response: { 200: RetainedConsentSchema, 404: ApiErrorSchema },
+    }),
     async (request) => {
       // Redis keeps it until the drain has archived it; the archive after that.
       const consent =
@@ -52,20 +45,16 @@ const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, optio
 
   app.get(
     '/admin/postbacks',
-    {
-      schema: {
-        summary: "Every attempt at a lead's affiliate postbacks",
-        description:
-          'Oldest first: the event, the affiliate, the attempt number, the result (delivered, failed, refused), ' +
-          "the affiliate's HTTP status when it answered, what went wrong otherwise, when, and how long it took. " +
-          'Kept POSTBACK_LOG_DAYS after the latest attempt; an empty list when there were none. The queue itself ' +
-          'is in the dashboard at /admin/queues (affiliate-postbacks).',
-        tags: ['admin'],
-        security,
-        querystring: z.object({ leadId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) }),
-        response: { 200: PostbackLogSchema, 400: ApiErrorSchema, 401: ApiErrorSchema },
-      },
-    },
+    operatorRoute('viewer', 'postbacks.read', {
+      summary: "Every attempt at a lead's affiliate postbacks",
+      description:
+        'Oldest first: the event, the affiliate, the attempt number, the result (delivered, failed, refused), ' +
+        "the affiliate's HTTP status when it answered, what went wrong otherwise, when, and how long it took. " +
+        'Kept POSTBACK_LOG_DAYS after the latest attempt; an empty list when there were none. The queue itself ' +
+        'is in the dashboard at /admin/queues (affiliate-postbacks).',
+      querystring: z.object({ leadId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/) }),
+      response: { 200: PostbackLogSchema, 400: ApiErrorSchema },
+    }),
     async (request) => ({
       leadId: request.query.leadId,
       deliveries: await app.leadStore.postbacks.list(request.query.leadId),
@@ -74,21 +63,17 @@ const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, optio
 
   app.post(
     '/admin/deletion-requests',
-    {
-      schema: {
-        summary: 'Erase every lead of an email address and/or phone number',
-        description:
-          'For a verified deletion request: removes every lead that held the email or phone, its consent ' +
-          "record, its queued jobs and its contact-index entries. The person's suppression entries stay (we " +
-          'must keep honouring their opt-outs). With a system of record, the contact is also erased from their ' +
-          'earlier requests in PostgreSQL, which keep only their type, time and outcome. The erasure itself is ' +
-          'recorded with the contact as keyed hashes only.',
-        tags: ['admin'],
-        security,
-        body: DeletionRequestSchema,
-        response: { 200: DeletionResultSchema, 400: ApiErrorSchema, 401: ApiErrorSchema },
-      },
-    },
+    operatorRoute('admin', 'deletion-request.create', {
+      summary: 'Erase every lead of an email address and/or phone number',
+      description:
+        'For a verified deletion request: removes every lead that held the email or phone, its consent ' +
+        "record, its queued jobs and its contact-index entries. The person's suppression entries stay (we " +
+        'must keep honouring their opt-outs). With a system of record, the contact is also erased from their ' +
+        'earlier requests in PostgreSQL, which keep only their type, time and outcome. The erasure itself is ' +
+        'recorded with the contact as keyed hashes only.',
+      body: DeletionRequestSchema,
+      response: { 200: DeletionResultSchema, 400: ApiErrorSchema },
+    }),
     async (request) => app.contactDeletion.erase(request.body),
   );
 };

@@ -12,6 +12,7 @@ import {
 import type { ContactSealer } from '@funnel/db/consent-archive';
 import type { Database } from '@funnel/db/database';
 import { listPrivacyRequests } from '@funnel/db/privacy-request-log';
+import { operatorRoute } from '../admin/operator-route.js';
 import { readSystemOfRecord } from '../system-of-record/read-system-of-record.js';
 
 export interface PrivacyRoutesOptions {
@@ -64,26 +65,21 @@ const privacyRoutes: FastifyPluginAsyncZod<PrivacyRoutesOptions> = async (app, o
 
   app.get(
     '/admin/privacy-requests',
-    {
-      onRequest: app.requireAdmin,
-      schema: {
+    operatorRoute(
+      'admin',
+      'privacy-requests.read',
+      {
         summary: 'The privacy-request log: unsubscribe, do-not-sell and deletion requests, oldest first',
         description:
           'From the system of record, between two UTC days (`to` included), at most `limit` (default 500). Each ' +
           'request as sent, opened, to honour it and show an auditor; after a deletion request for the ' +
           'contact, only the fact of it (type, time, reason or state, `erasedAt`). A request shows here once ' +
           'the worker has drained it from Redis, normally within a second. 503 without DATABASE_URL.',
-        tags: ['admin'],
-        security: [{ adminToken: [] }],
         querystring: PrivacyRequestLogQuerySchema,
-        response: {
-          200: PrivacyRequestLogSchema,
-          400: ApiErrorSchema,
-          401: ApiErrorSchema,
-          503: ApiErrorSchema,
-        },
+        response: { 200: PrivacyRequestLogSchema, 400: ApiErrorSchema, 503: ApiErrorSchema },
       },
-    },
+      ['from', 'to', 'limit'],
+    ),
     async (request): Promise<PrivacyRequestLog> => {
       const from = new Date(`${request.query.from}T00:00:00Z`);
       const to = new Date(Date.parse(`${request.query.to}T00:00:00Z`) + DAY_MS);

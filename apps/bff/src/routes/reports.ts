@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import type * as z from 'zod';
@@ -19,27 +18,15 @@ import {
 import type { Database } from '@funnel/db/database';
 import { buyerSalesReport, funnelReport, salesReport } from '@funnel/db/reports';
 import { affiliateRevenueReport } from '@funnel/db/revenue-report';
+import { csv, sendCsv } from '../admin/csv.js';
+import { operatorRoute } from '../admin/operator-route.js';
 import { readSystemOfRecord } from '../system-of-record/read-system-of-record.js';
-
-const security: Array<Record<string, string[]>> = [{ adminToken: [] }, { operatorSession: [] }];
 
 export interface ReportRoutesOptions {
   /** The system of record; undefined when DATABASE_URL is not set. */
   db: Kysely<Database> | undefined;
   /** Days are calendar days in this zone. */
   timeZone: string;
-}
-
-/** A CSV field: quoted when it must be, and never read as a formula by a spreadsheet. */
-function csvField(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (/^[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-function csv(header: string[], rows: unknown[][]): string {
-  return [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 
 function funnelCsv(report: FunnelReport): string {
@@ -117,15 +104,6 @@ function affiliatesCsv(report: AffiliateRevenueReport): string {
   );
 }
 
-/** Answers a report as a CSV download named after it and its range, past the route's JSON schema. */
-function sendCsv(reply: FastifyReply, name: string, query: ReportQuery, text: string): FastifyReply {
-  return reply
-    .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${name}-${query.from}-${query.to}.csv"`)
-    .serializer((payload: unknown) => String(payload))
-    .send(text);
-}
-
 /** One report route: `/admin/reports/{name}`, its documentation, its response schema, its query and its CSV. */
 interface ReportRoute<Report> {
   name: string;
@@ -190,26 +168,28 @@ const REPORTS: ReadonlyArray<ReportRoute<unknown>> = [
 
 /** Operator reports over the system of record: the funnel, sales by affiliate and day, sales by buyer; JSON or CSV. */
 const reportRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, options) => {
-  app.addHook('onRequest', app.requireOperator);
-
-  for (const { name, summary, description, schema, read, csv } of REPORTS) {
+  for (const { name, summary, description, schema, read, csv: toCsv } of REPORTS) {
     app.get(
       `/admin/reports/${name}`,
-      {
-        schema: {
+      operatorRoute(
+        'viewer',
+        'reports.read',
+        {
           summary,
           description,
-          tags: ['admin'],
-          security,
           querystring: ReportQuerySchema,
-          response: { 200: schema, 400: ApiErrorSchema, 401: ApiErrorSchema, 503: ApiErrorSchema },
+          response: { 200: schema, 400: ApiErrorSchema, 503: ApiErrorSchema },
         },
-      },
+        ['from', 'to', 'affiliate', 'utmSource', 'source', 'format'],
+      ),
       async (request, reply) => {
         const report = await readSystemOfRecord(options.db, 'The reports', request.log, (db) =>
           read(db, request.query, options.timeZone),
         );
-        return request.query.format === 'csv' ? sendCsv(reply, name, request.query, csv(report)) : report;
+        const { from, to } = request.query;
+        return request.query.format === 'csv'
+          ? sendCsv(reply, `${name}-${from}-${to}.csv`, toCsv(report))
+          : report;
       },
     );
   }

@@ -125,25 +125,13 @@ const routes: RouteObject[] = [
       { path: '*', Component: NotFoundScreen },
     ],
   },
-  // The operators' reports: outside the borrower's site frame, and a lazy chunk no borrower route imports.
+  // The operators' console (its own pages under it): outside the borrower's site frame, and a lazy chunk no
+  // borrower route imports.
   {
-    path: '/operator',
+    path: '/operator/*',
     ErrorBoundary: RouteErrorScreen,
     HydrateFallback: PageLoader,
     lazy: screen(() => import('@/features/operator/components/operator-page')),
-    children: [
-      {
-        index: true,
-        lazy: async () => ({
-          Component: (await import('@/features/operator/components/reports-dashboard')).ReportsDashboard,
-        }),
-      },
-      { path: 'leads', lazy: screen(() => import('@/features/operator/components/lead-search-page')) },
-      {
-        path: 'leads/:leadId',
-        lazy: screen(() => import('@/features/operator/components/lead-journey-page')),
-      },
-    ],
   },
 ];
 

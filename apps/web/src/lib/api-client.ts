@@ -3,7 +3,7 @@ import { ApiErrorSchema } from '@funnel/contracts/errors';
 import { ApiRequestError, NETWORK_FAILED } from './api-request-error';
 
 interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   signal?: AbortSignal;
 }

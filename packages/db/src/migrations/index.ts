@@ -5,6 +5,7 @@ import m0003 from './0003_privacy_requests.js';
 import m0004 from './0004_buyer_attempts.js';
 import m0005 from './0005_returns_and_conversions.js';
 import m0006 from './0006_lead_search.js';
+import { OPERATOR_MIGRATIONS } from '../operator-schema.js';
 
 /**
  * The schema, one migration per change and per file; applied in order at start by Kysely's migrator (it records
@@ -18,4 +19,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0004_buyer_attempts': m0004,
   '0005_returns_and_conversions': m0005,
   '0006_lead_search': m0006,
+  ...OPERATOR_MIGRATIONS,
 };

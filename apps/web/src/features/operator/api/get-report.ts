@@ -40,7 +40,7 @@ export function getReport<R extends ReportName>(
   return apiRequest(reportPath(report, filters), REPORT_SCHEMAS[report], { signal }) as Promise<Reports[R]>;
 }
 
-/** A report for the filters; a 401 (the operator cookie expired after 8 hours, or was cleared) signs the page out. */
+/** A report for the filters; a 401 (the session ended: idle, 8 hours old, signed out everywhere, or the account disabled) signs the page out. */
 export function useReport<R extends ReportName>(report: R, filters: ReportFilters) {
   const query = useQuery({
     queryKey: ['operator', 'report', report, filters],

@@ -1,33 +1,51 @@
 import { useEffect } from 'react';
 import * as z from 'zod';
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { OperatorSessionSchema, type OperatorSession } from '@funnel/contracts/reports';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  OperatorSessionSchema,
+  TotpEnrolmentSchema,
+  type AccountSetup,
+  type OperatorSession,
+  type OperatorSignIn,
+} from '@funnel/contracts/operators';
 import { apiRequest } from '@/lib/api-client';
 import { ApiRequestError } from '@/lib/api-request-error';
 
 export const operatorSessionKey = ['operator', 'session'] as const;
 
-/** GET /api/v1/admin/session — whether this browser holds a valid operator cookie (HttpOnly: only the BFF knows). */
+/** GET /api/v1/admin/session — whether this browser holds a live console session, and whose (HttpOnly cookie). */
 export function getOperatorSession(signal?: AbortSignal): Promise<OperatorSession> {
   return apiRequest('/admin/session', OperatorSessionSchema, { signal });
 }
 
-/** POST /api/v1/admin/session — exchanges the operator token for the operator cookie; 401 for a wrong token. */
-export async function signIn(token: string): Promise<void> {
-  await apiRequest('/admin/session', z.undefined(), { method: 'POST', body: { token } });
+/** POST /api/v1/admin/session — email, password and, once enrolled, the TOTP code; 400 `fields.code` asks for it. */
+export async function signIn(credentials: OperatorSignIn): Promise<void> {
+  await apiRequest('/admin/session', z.undefined(), { method: 'POST', body: credentials });
 }
 
-/** DELETE /api/v1/admin/session — clears the operator cookie. */
+/** DELETE /api/v1/admin/session — ends this browser's session. */
 export async function signOut(): Promise<void> {
   await apiRequest('/admin/session', z.undefined(), { method: 'DELETE' });
 }
 
-/** Every operator read but the session itself: reports, searches (a searched contact among them), journeys. */
-function dropOperatorData(queryClient: QueryClient) {
-  queryClient.removeQueries({
-    queryKey: ['operator'],
-    predicate: (query) => query.queryKey[1] !== operatorSessionKey[1],
-  });
+/** DELETE /api/v1/admin/sessions — ends every session of the account. */
+export async function signOutEverywhere(): Promise<void> {
+  await apiRequest('/admin/sessions', z.undefined(), { method: 'DELETE' });
+}
+
+/** POST /api/v1/admin/account-setup — the one-time link's token and the chosen password. */
+export async function completeSetup(setup: AccountSetup): Promise<void> {
+  await apiRequest('/admin/account-setup', z.undefined(), { method: 'POST', body: setup });
+}
+
+/** POST /api/v1/admin/me/second-factor — a secret to enrol. */
+export function startSecondFactor() {
+  return apiRequest('/admin/me/second-factor', TotpEnrolmentSchema, { method: 'POST' });
+}
+
+/** PUT /api/v1/admin/me/second-factor — confirms it with a first code. */
+export async function confirmSecondFactor(code: string): Promise<void> {
+  await apiRequest('/admin/me/second-factor', z.undefined(), { method: 'PUT', body: { code } });
 }
 
 export function useOperatorSession() {
@@ -39,34 +57,31 @@ export function useOperatorSession() {
 }
 
 /** Signing in or out changes what every operator query may read: they are dropped, and the session re-read. */
-export function useSignIn() {
+function useSessionChange<A>(mutationFn: (arg: A) => Promise<void>) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: signIn,
-    onSuccess: () => {
-      dropOperatorData(queryClient);
-      queryClient.setQueryData<OperatorSession>(operatorSessionKey, { signedIn: true });
+    mutationFn,
+    onSuccess: async () => {
+      queryClient.removeQueries({ queryKey: ['operator'], predicate: (q) => q.queryKey[1] !== 'session' });
+      await queryClient.invalidateQueries({ queryKey: operatorSessionKey });
     },
   });
 }
 
-export function useSignOut() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: signOut,
-    onSuccess: () => {
-      dropOperatorData(queryClient);
-      queryClient.setQueryData<OperatorSession>(operatorSessionKey, { signedIn: false });
-    },
-  });
-}
+export const useSignIn = () => useSessionChange(signIn);
+export const useSignOut = () => useSessionChange(signOut);
+export const useSignOutEverywhere = () => useSessionChange(signOutEverywhere);
+export const useConfirmSecondFactor = () => useSessionChange(confirmSecondFactor);
 
-/** A 401 on any operator read (the cookie expired after 8 hours, or was cleared) signs the page out. */
+/**
+ * A 401 on any operator read (the session expired, was ended everywhere, or the account was disabled): the
+ * session is read again, and the page asks to sign in.
+ */
 export function useSignOutOn401(error: Error | null) {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (error instanceof ApiRequestError && error.status === 401) {
-      queryClient.setQueryData<OperatorSession>(operatorSessionKey, { signedIn: false });
+      void queryClient.invalidateQueries({ queryKey: operatorSessionKey });
     }
   }, [error, queryClient]);
 }

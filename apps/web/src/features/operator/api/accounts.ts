@@ -1,0 +1,71 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  AuditPageSchema,
+  CreatedOperatorAccountSchema,
+  OperatorAccountListSchema,
+  OperatorAccountSchema,
+  type NewOperatorAccountInput,
+  type OperatorAccountChange,
+} from '@funnel/contracts/operators';
+import { apiRequest } from '@/lib/api-client';
+
+const accountsKey = ['operator', 'accounts'] as const;
+
+/** GET /api/v1/admin/accounts — every operator account (admin). */
+export function useAccounts() {
+  return useQuery({
+    queryKey: accountsKey,
+    queryFn: ({ signal }) => apiRequest('/admin/accounts', OperatorAccountListSchema, { signal }),
+  });
+}
+
+/** POST /api/v1/admin/accounts — a new account and its one-time set-up link. */
+export function useCreateAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: NewOperatorAccountInput) =>
+      apiRequest('/admin/accounts', CreatedOperatorAccountSchema, { method: 'POST', body: input }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountsKey }),
+  });
+}
+
+/** PATCH /api/v1/admin/accounts/:id — a role, or disabled / enabled. */
+export function useChangeAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ accountId, change }: { accountId: string; change: OperatorAccountChange }) =>
+      apiRequest(`/admin/accounts/${accountId}`, OperatorAccountSchema, { method: 'PATCH', body: change }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountsKey }),
+  });
+}
+
+/** POST /api/v1/admin/accounts/:id/reset — no password nor second factor until the new set-up link is used. */
+export function useResetAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (accountId: string) =>
+      apiRequest(`/admin/accounts/${accountId}/reset`, CreatedOperatorAccountSchema, { method: 'POST' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountsKey }),
+  });
+}
+
+export interface AuditFilters {
+  actor: string;
+  action: string;
+  from: string;
+  to: string;
+}
+
+/** The audit query string: only the filters set. */
+export function auditQuery(filters: AuditFilters, extra: Record<string, string> = {}): string {
+  const entries = Object.entries({ ...filters, ...extra }).filter(([, value]) => value !== '');
+  return new URLSearchParams(entries).toString();
+}
+
+/** GET /api/v1/admin/audit — newest first, filtered (admin). */
+export function useAudit(filters: AuditFilters) {
+  return useQuery({
+    queryKey: ['operator', 'audit', filters],
+    queryFn: ({ signal }) => apiRequest(`/admin/audit?${auditQuery(filters)}`, AuditPageSchema, { signal }),
+  });
+}
