@@ -29,6 +29,40 @@ describe("a lead's timeline in an operator's words", () => {
     });
   });
 
+  it('says why the auction put a buyer where it did: its bid, learned acceptance and returns', () => {
+    const line = journeyLine({
+      kind: 'event',
+      at: AT,
+      event: {
+        ...base,
+        type: 'buyer_attempt',
+        attemptKey: 'lead-0123456789abcdef-1',
+        step: 1,
+        buyer: 'bidder',
+        tier: 0,
+        result: 'sold',
+        price: 80,
+        latencyMs: 95,
+        fieldErrors: [],
+        ranking: {
+          rank: 2,
+          source: 'bid',
+          price: 80,
+          pAccepted: 0.75,
+          pReturned: 0.2,
+          expectedValue: 48,
+          posts: 40,
+          accepted: 30,
+          settledSales: 25,
+          returned: 5,
+        },
+      },
+    });
+    expect(line.details.at(-1)).toBe(
+      'Ranked 2: bid $80.00 × accepted 75 % (30 of 40) × kept 80 % (5 of 25 returned) = $48.00',
+    );
+  });
+
   it('names the outcome, its reason and where the borrower went', () => {
     const entry: JourneyEntry = {
       kind: 'event',

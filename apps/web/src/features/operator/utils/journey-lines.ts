@@ -1,4 +1,5 @@
 import type { JourneyEntry } from '@funnel/contracts/lead-journey';
+import type { AttemptRanking } from '@funnel/contracts/lead-events';
 import type { Outcome } from '@funnel/contracts/lead-outcome';
 import { FUNNEL_POSITION_LABELS } from '@funnel/contracts/reports';
 import { formatMoney } from './number-format';
@@ -25,6 +26,17 @@ const ATTEMPT_WORDS: Record<string, string> = {
   error: 'failed',
   capped: 'skipped: its cap was full',
 };
+
+const share = (p: number) => `${Math.round(p * 100)} %`;
+
+/** Why the auction offered the lead here, in that place (ADR 0020): its expected value and what it came from. */
+function rankingWords(r: AttemptRanking): string {
+  return (
+    `Ranked ${r.rank}: ${r.source} ${formatMoney(r.price)} × accepted ${share(r.pAccepted)} ` +
+    `(${r.accepted} of ${r.posts}) × kept ${share(1 - r.pReturned)} (${r.returned} of ${r.settledSales} ` +
+    `returned) = ${formatMoney(r.expectedValue)}`
+  );
+}
 
 const words = (code: string) => code.replaceAll('_', ' ');
 
@@ -81,6 +93,7 @@ export function journeyLine(entry: JourneyEntry): JourneyLine {
           event.result !== 'capped' && `${event.latencyMs} ms`,
           event.errorKind && `Error: ${event.errorKind}`,
           ...event.fieldErrors.map((error) => `${error.field} (${error.buyerField}): ${error.description}`),
+          event.ranking && rankingWords(event.ranking),
         ),
       };
     case 'outcome':
