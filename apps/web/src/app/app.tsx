@@ -1,16 +1,15 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
-import { createQueryClient } from '@/lib/query-client';
-import { createRouter } from './router';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { StrictMode, type ReactNode } from 'react';
 
-const queryClient = createQueryClient();
-const router = createRouter();
-
-/** The providers every screen relies on, around the router. */
-export function App() {
+/**
+ * The providers every screen relies on, around the router: the browser's `RouterProvider`, or the prerender's
+ * `StaticRouterProvider` (src/entry-prerender.tsx). Both trees are the same, so React hydrates the prerendered
+ * HTML without a mismatch.
+ */
+export function App({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </StrictMode>
   );
 }

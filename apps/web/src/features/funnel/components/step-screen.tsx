@@ -77,6 +77,8 @@ export function StepScreen({
       </PageHeading>
       <form
         ref={attachForm}
+        // POST, never GET: answers typed on the page before the app loads must not end up in the address.
+        method="post"
         noValidate
         onKeyDown={submitOnEnter}
         onSubmit={(event) => {

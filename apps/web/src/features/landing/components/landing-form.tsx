@@ -1,4 +1,4 @@
-import { useState, type RefObject } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { LandingParams } from '@funnel/contracts/attribution';
 import { ZIP_CODE_NOT_FOUND } from '@funnel/contracts/messages';
@@ -63,12 +63,20 @@ export function LandingForm({ initialLoanReason, landingParams, firstFieldRef }:
       postClientLog({ pretext: 'Creating a lead failed', text: describeError(error), type: 'error' });
     },
   });
+  // A deep link's loan reason arrives after hydration (the prerendered form has the default): chosen then,
+  // unless the visitor has already picked one.
+  useEffect(() => {
+    if (initialLoanReason && !form.getFieldState('loanReason').isDirty)
+      form.setValue('loanReason', initialLoanReason);
+  }, [initialLoanReason, form]);
   const zip = useZipPlace(form.watch('zipCode'));
 
   return (
     <form
       ref={attachForm}
       className={styles.form}
+      // POST, never GET: answers typed on the page before the app loads must not end up in the address.
+      method="post"
       noValidate
       aria-labelledby="landing-form-title"
       onSubmit={(event) => {
@@ -122,7 +130,8 @@ export function LandingForm({ initialLoanReason, landingParams, firstFieldRef }:
       <Button type="submit" wide busy={busy} busyLabel="Starting…">
         Get Started
       </Button>
-      <p className={styles.consent}>
+      {/* A div, not a p: the Rates & Fees button brings its <dialog>, which a paragraph cannot hold. */}
+      <div className={styles.consent}>
         <ConsentDisclosure>
           By clicking Get Started you agree to our <Link to="/privacy">Privacy Policy</Link>,{' '}
           <Link to="/terms-of-use">Terms of Use</Link>, <RatesAndFeesButton />,{' '}
@@ -130,7 +139,7 @@ export function LandingForm({ initialLoanReason, landingParams, firstFieldRef }:
           <Link to="/credit-authorization-agreement">Credit Authorization Agreement</Link>. Our service is
           free.
         </ConsentDisclosure>
-      </p>
+      </div>
     </form>
   );
 }

@@ -8,6 +8,7 @@ import { PageHeading } from '@/components/ui/page-heading';
 import { PageLoader } from '@/components/ui/page-loader';
 import { BRAND_NAME } from '@/config/brand';
 import { useLead } from '@/lib/get-lead';
+import { useHydrated } from '@/lib/hydration';
 import { describeError, postClientLog } from '@/lib/post-client-log';
 import { useCreateLead } from '../api/create-lead';
 import { readDeepLink } from '../utils/read-deep-link';
@@ -66,7 +67,10 @@ export default function LandingScreen() {
     );
   }, [deepLink, landingParams, navigate, createLead]);
 
-  if (deepLink?.request && !deepLinkFailed) {
+  // The prerendered /start has no query: the render that hydrates it draws the plain form too.
+  const hydrated = useHydrated();
+
+  if (hydrated && deepLink?.request && !deepLinkFailed) {
     return <PageLoader fullPage message="Preparing your loan request…" />;
   }
 
@@ -93,7 +97,7 @@ export default function LandingScreen() {
               <ResumeOffer lead={resumable} onStartedOver={() => setStartedOver(true)} />
             ) : (
               <LandingForm
-                initialLoanReason={deepLink?.loanReason}
+                initialLoanReason={hydrated ? deepLink?.loanReason : undefined}
                 landingParams={landingParams}
                 firstFieldRef={firstFieldRef}
               />
