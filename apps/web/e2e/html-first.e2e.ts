@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import type { ConsoleMessage, Page } from 'playwright-core';
 import { leadBefore } from './funnel-driver';
 import { repoRoot, startHarness, type Harness } from './harness';
-import { assertAccessible, collectPageErrors } from './page-checks';
+import { appTookOver, assertAccessible, collectPageErrors, openScreen } from './page-checks';
 
 const SCREENSHOT_DIR = path.join(repoRoot, 'screenshots');
 
@@ -26,6 +26,20 @@ before(async () => {
 after(async () => {
   await harness?.close();
 });
+
+/**
+ * A slow phone: the app's entry arrives only when the test calls the function returned. The page shows its
+ * prerendered HTML meanwhile, and whatever is typed is typed before the app has the page.
+ */
+async function holdTheApp(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(ENTRY_SCRIPT, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
 
 /** Console errors and warnings of `page`: a hydration mismatch is reported there (or thrown, see pageerror). */
 function collectConsoleProblems(page: Page): string[] {
@@ -85,19 +99,15 @@ test('React hydrates the prerendered screens: the same elements stay and no hydr
   ];
   for (const screen of screens) {
     // The entry is held until the prerendered heading is in hand, so the test holds the element React must keep.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(ENTRY_SCRIPT, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdTheApp(page);
     await page.goto(screen.path, { waitUntil: 'commit' });
     const heading = await page
       .getByRole('heading', { level: 1, name: screen.heading })
       .elementHandle({ timeout: 10_000 });
     assert.ok(heading, `${screen.path}: a prerendered h1`);
     release();
-    // Hydrated once the saved lead is read and the screen is interactive; the page's own h1 is still that node.
+    // Hydrated (the app marks the page), and the saved lead read; the page's own h1 is still that node.
+    await appTookOver(page);
     await page.waitForLoadState('networkidle');
     assert.equal(
       await heading.evaluate((element) => element.isConnected),
@@ -107,11 +117,11 @@ test('React hydrates the prerendered screens: the same elements stay and no hydr
     await page.unroute(ENTRY_SCRIPT);
   }
   // The saved answers fill in once the lead arrives: /lgname kept its fields and shows the saved name.
-  await page.goto('/lgname');
+  await openScreen(page, '/lgname');
   await page.waitForLoadState('networkidle');
   assert.notEqual(await page.getByLabel('First name', { exact: true }).inputValue(), '');
   await assertAccessible(page, '/lgname after hydration');
-  await page.goto('/nextpaydatesort');
+  await openScreen(page, '/nextpaydatesort');
   await page.getByText(/^Welcome back, \S+!$/).waitFor();
   assert.deepEqual(errors, []);
   assert.deepEqual(
@@ -127,13 +137,7 @@ test('a name typed and sent before the app has loaded is kept and saved once it 
   await leadBefore(context, 'lgname');
   const page = await context.newPage();
   const errors = collectPageErrors(page);
-  // A slow phone: the app's entry arrives only when the test lets it.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(ENTRY_SCRIPT, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdTheApp(page);
   const earlyScript = page.waitForResponse((response) => response.url().endsWith('/early-input.js'));
   await page.goto('/lgname', { waitUntil: 'commit' });
   await page.getByRole('heading', { level: 1, name: 'What is your name?' }).waitFor();
@@ -158,6 +162,32 @@ test('a name typed and sent before the app has loaded is kept and saved once it 
   await page.goBack();
   await page.getByRole('heading', { level: 1, name: 'What is your name?' }).waitFor();
   assert.equal(await page.getByLabel('First name', { exact: true }).inputValue(), 'Maribel');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('digits typed before and while the app takes over come out in the phone mask, and are saved', async () => {
+  const context = await harness.newContext(375);
+  await leadBefore(context, 'cellphone');
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  const release = await holdTheApp(page);
+  await page.goto('/cellphone', { waitUntil: 'commit' });
+  const phone = page.getByLabel('Phone number', { exact: true });
+  await phone.pressSequentially('21255');
+  assert.equal(await phone.inputValue(), '21255', 'the HTML page has no mask of its own');
+
+  release();
+  // The rest is typed while the app arrives and hydrates: each key may land before, during or after.
+  await phone.pressSequentially('50142', { delay: 40 });
+  await appTookOver(page);
+  // Given to the app as typed: the same mask as a number typed into the running app.
+  assert.equal(await phone.inputValue(), '(212) 555-0142');
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
+  await page.waitForURL('**/besttimecontact');
+  const lead = await context.request.get('/api/v1/lead');
+  const { answers } = (await lead.json()) as { answers: Record<string, unknown> };
+  assert.equal(answers.phone, '2125550142');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -14,7 +14,7 @@ import { migrate, openDatabase, type Database } from '@funnel/db/database';
 import { recordEvents } from '@funnel/db/record-events';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { startHarness, type Harness } from './harness';
-import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
+import { assertAccessible, collectPageErrors, openScreen, screenshotBothWidths } from './page-checks';
 
 const TOKEN = 'e2e-operator-token-'.padEnd(48, 'q');
 const ALL = STEP_NAMES.length;
@@ -268,7 +268,7 @@ test('a borrower page never downloads the operator page or the chart library', a
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(request.url());
   });
-  await page.goto('/start');
+  await openScreen(page, '/start');
   await page.getByRole('heading', { level: 1 }).waitFor();
   await page.waitForLoadState('networkidle');
   assert.ok(scripts.length > 0, 'the borrower page loaded its scripts');
@@ -287,7 +287,7 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(request.url());
   });
-  await page.goto('/operator?from=2026-10-05&to=2026-10-06');
+  await openScreen(page, '/operator?from=2026-10-05&to=2026-10-06');
 
   // Sign-in: a wrong token, by pointer, is refused with a message tied to the field, and sets no cookie.
   await page.getByRole('heading', { name: 'Operator sign-in' }).waitFor();

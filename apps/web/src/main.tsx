@@ -1,7 +1,6 @@
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { App } from '@/app/app';
-import { captureEarlyInput } from '@/app/early-input';
 import { createRouter, loadRoutesFor } from '@/app/router';
 import { createQueryClient } from '@/lib/query-client';
 import '@/styles/global.css';
@@ -29,7 +28,8 @@ if (container.firstElementChild === null) {
   void loadRoutesFor(window.location.pathname)
     .catch(() => undefined)
     .then(() => {
-      captureEarlyInput(container);
+      // From here React holds and replays presses itself (public/early-input.js stops holding them).
+      window.__appStarted = true;
       hydrateRoot(container, app());
     });
 }

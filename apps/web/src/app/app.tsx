@@ -1,5 +1,7 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { StrictMode, type ReactNode } from 'react';
+import { StrictMode, useEffect, type ReactNode } from 'react';
+import { markHydrated } from '@/lib/hydration';
+import { replayEarlyInput } from './early-input';
 
 /**
  * The providers every screen relies on, around the router: the browser's `RouterProvider`, or the prerender's
@@ -7,6 +9,13 @@ import { StrictMode, type ReactNode } from 'react';
  * HTML without a mismatch.
  */
 export function App({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+  // The effect of the app's first commit, the tree's last (effects run children first), so every form is wired:
+  // what was typed before hydration goes to the forms, then the page is marked as the app's
+  // (docs/adr/0019-html-first-borrower-screens.md).
+  useEffect(() => {
+    replayEarlyInput(document.getElementById('root'));
+    markHydrated();
+  }, []);
   return (
     <StrictMode>
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>

@@ -1,9 +1,10 @@
 /**
  * What a borrower did on the prerendered page before React took it over (docs/adr/0019-html-first-borrower-screens.md):
- * values typed or chosen, and a press of Next that public/early-input.js held back. React hydrates the fields
- * with the form's own (empty) state, so each is given back to the app as if typed now, and the press is made once.
+ * values typed or chosen, and a press of Next that public/early-input.js held back. React hydrates a controlled
+ * field without touching what it holds, so the field shows what was typed while the form's state is still empty.
+ * Right after the first commit each such field is given to the app as if typed now, through its own change
+ * handler: the app's masks and formats apply to it as to anything typed later. Then the held press is made once.
  */
-import { markHydrated } from '@/lib/hydration';
 
 declare global {
   interface Window {
@@ -16,28 +17,25 @@ declare global {
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
-interface Typed {
-  control: Control;
-  value: string;
-  checked: boolean;
+const isCheckable = (control: Control): control is HTMLInputElement =>
+  control instanceof HTMLInputElement && (control.type === 'radio' || control.type === 'checkbox');
+
+/** The option a select shows when the page leaves it alone: the one marked selected, else the first enabled. */
+function defaultOption(select: HTMLSelectElement): HTMLOptionElement | undefined {
+  const options = [...select.options];
+  return options.find((option) => option.defaultSelected) ?? options.find((option) => !option.disabled);
 }
 
-let typed: Typed[] = [];
-
+/**
+ * Whether the visitor changed `control` before the app had it. Read after hydration: hydrating a field sets its
+ * default (`defaultValue`, `defaultChecked`) to what the app rendered and leaves its value alone, and a select's
+ * options keep the prerendered `selected` marks. So anything typed up to the first commit is caught, including
+ * keys pressed while React was hydrating.
+ */
 function changedByVisitor(control: Control): boolean {
-  if (control instanceof HTMLSelectElement)
-    return [...control.options].some((o) => o.selected !== o.defaultSelected);
-  if (control instanceof HTMLInputElement && (control.type === 'radio' || control.type === 'checkbox'))
-    return control.checked !== control.defaultChecked;
+  if (control instanceof HTMLSelectElement) return control.value !== (defaultOption(control)?.value ?? '');
+  if (isCheckable(control)) return control.checked !== control.defaultChecked;
   return control.value !== control.defaultValue;
-}
-
-/** Notes every field the visitor changed under `root`; called right before hydration starts. */
-export function captureEarlyInput(root: HTMLElement): void {
-  window.__appStarted = true;
-  typed = [...root.querySelectorAll<Control>('input, select, textarea')]
-    .filter(changedByVisitor)
-    .map((control) => ({ control, value: control.value, checked: 'checked' in control && control.checked }));
 }
 
 /**
@@ -54,21 +52,27 @@ function setValue(control: Control, value: string) {
   );
 }
 
-/** Gives the hydrated app what was typed before, then makes the press of Next that was held. Runs once. */
-export function replayEarlyInput(): void {
-  markHydrated();
+let replayed = false;
+
+/**
+ * Gives the hydrated app what was typed before, then makes the press of Next that was held. Runs once, in the
+ * effect of the app's first commit (every form below is wired by then, and nothing has re-rendered a field yet:
+ * a controlled field's next render would overwrite what the visitor typed with the form's state).
+ */
+export function replayEarlyInput(root: HTMLElement | null): void {
+  if (replayed || !root) return;
+  replayed = true;
   const held = window.__earlySubmit;
   window.__earlySubmit = undefined;
-  for (const { control, value, checked } of typed) {
-    if (!control.isConnected) continue;
-    if (control instanceof HTMLInputElement && (control.type === 'radio' || control.type === 'checkbox')) {
-      if (!checked) continue;
+  const typed = [...root.querySelectorAll<Control>('input, select, textarea')].filter(changedByVisitor);
+  for (const control of typed) {
+    if (isCheckable(control)) {
+      if (!control.checked) continue;
       control.checked = false;
       control.click();
     } else {
-      setValue(control, value);
+      setValue(control, control.value);
     }
   }
-  typed = [];
   if (held?.isConnected) held.requestSubmit();
 }

@@ -1,11 +1,10 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { SiteFrame } from '@/components/layout/site-frame';
 import { PageLoader } from '@/components/ui/page-loader';
 import { isSessionExpiredState } from '@/hooks/use-expire-session';
 import { useHydrated } from '@/lib/hydration';
 import { usePublicConfig } from '@/lib/public-config';
-import { replayEarlyInput } from './early-input';
 import { SessionExpiredScreen } from './session-expired-screen';
 
 /**
@@ -25,8 +24,6 @@ export function RootLayout() {
     if (painted.current) window.scrollTo(0, 0);
     painted.current = true;
   }, [pathname, expired]);
-  // After the first commit, when every screen below has its form wired: what was typed before hydration.
-  useEffect(replayEarlyInput, []);
   return <SiteFrame>{expired ? <SessionExpiredScreen /> : <Outlet />}</SiteFrame>;
 }
 

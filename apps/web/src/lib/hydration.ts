@@ -1,13 +1,18 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * Whether the app has taken over the prerendered page yet (docs/adr/0019-html-first-borrower-screens.md): false
- * until the first commit of the hydrating render is over (the root layout's effect, `markHydrated`).
+ * Whether the app has taken over the page yet (docs/adr/0019-html-first-borrower-screens.md): false until the
+ * effect of its first commit (`App`), which gives back what was typed before and then calls `markHydrated`.
  */
 let hydrated = false;
 
+/**
+ * Notes that the app has the page, and says so on `<html data-hydrated>`: the browser tests (and anyone measuring)
+ * wait for it before they type, as typing before it is what the early-input replay is for.
+ */
 export function markHydrated(): void {
   hydrated = true;
+  document.documentElement.dataset.hydrated = '';
 }
 
 /** True while React hydrates a page on which the visitor has already put focus in a field or a button. */
