@@ -1,12 +1,13 @@
 // Run after both Vite builds (the browser's, then the prerender's SSR build): writes every borrower route as a
-// page of real HTML (docs/adr/0019-html-first-borrower-screens.md). Each page is dist/index.html with the
-// screen rendered into #root, `modulepreload` links for the route's own chunks, so the browser fetches the entry
-// and the screen's code at once (no entry → router → lazy route waterfall), all at `fetchpriority="low"` (the page
-// paints without them), and every stylesheet the page needs
-// inlined in <style> (about 4 kB gzip): nothing blocks the first paint. Each inlined sheet keeps a `disabled`
-// <link> (never fetched) so Vite's loader knows it is there and does not add it again on a later route. The BFF serves
+// page of real HTML (docs/adr/0019-html-first-borrower-screens.md). Each page is dist/index.html with the screen
+// rendered into #root and every stylesheet the page needs inlined in <style> (about 4 kB gzip): nothing blocks the
+// first paint. Each inlined sheet keeps a `disabled` <link> (never fetched) so Vite's loader knows it is there and
+// does not add it again on a later route. The page asks for no code itself: public/early-input.js fetches the
+// entry and every chunk of the route at once (no entry → router → lazy route waterfall) after the first paint,
+// from the list this script writes on its tag, so the code never competes with the paint. The BFF serves
 // dist/html/<route>.html for /<route>, and dist/index.html for any other address: that shell (for `/`, which
-// redirects to /start) gets /start's links too.
+// redirects to /start, and the operator page) paints nothing without its code, so it loads it at once, with
+// /start's chunks preloaded.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -56,45 +57,52 @@ const inline = (file) =>
   `<style>${readFileSync(path.join(dist, file), 'utf8').replaceAll('</style', '<\\/style')}</style>` +
   `<link rel="stylesheet" href="/${file}" disabled>`;
 
-/** The `<link>`s for `pathname`'s own chunks and stylesheets that the shell does not already have. */
-function linksFor(pathname, { inlineStyles, priority = '' }) {
+/** `pathname`'s own stylesheets and chunks that the shell does not already have. */
+function ownAssets(pathname) {
   const { scripts, styles } = assetsOf(routeSources(pathname));
-  return [
-    ...[...styles]
-      .filter((file) => !template.includes(file))
-      .map((file) => (inlineStyles ? inline(file) : `<link rel="stylesheet" href="/${file}">`)),
-    ...[...scripts]
-      .filter((file) => !template.includes(file))
-      .map((file) => `<link rel="modulepreload" crossorigin ${priority}href="/${file}">`),
-  ].join('');
+  return {
+    styles: [...styles].filter((file) => !template.includes(file)),
+    scripts: [...scripts].filter((file) => !template.includes(file)),
+  };
 }
 
-/** The shell's own stylesheets (the entry's), inlined in place so the cascade keeps its order. */
-const LOW = 'fetchpriority="low" ';
-const inlinedShell = template
-  .replace(STYLESHEET, (_, file) => inline(file))
-  // The page paints without its code, so the code is not urgent: at low priority it never competes with the
-  // HTML's own paint (and Lighthouse's simulation no longer counts it as blocking the first contentful paint).
-  .replace(/<script type="module" crossorigin /g, `$&${LOW}`)
-  .replace(/<link rel="modulepreload" crossorigin /g, `$&${LOW}`);
-if (!inlinedShell.includes(`<script type="module" crossorigin ${LOW}`)) {
-  throw new Error('dist/index.html has no module script: has Vite changed its tags?');
+const MODULE_SCRIPT = /<script type="module" crossorigin src="\/(assets\/[^"]+\.js)"><\/script>\s*/;
+const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="\/(assets\/[^"]+\.js)">\s*/g;
+const EARLY_INPUT = '<script async src="/early-input.js"></script>';
+const entryFile = MODULE_SCRIPT.exec(template)?.[1];
+if (!entryFile || !template.includes(EARLY_INPUT))
+  throw new Error('dist/index.html lacks the module script or early-input.js: has Vite changed its tags?');
+const shellPreloads = [...template.matchAll(MODULE_PRELOAD)].map((match) => match[1]);
+
+/**
+ * The shell's stylesheets (the entry's) inlined in place so the cascade keeps its order, and its code taken out of
+ * the page: early-input.js loads it after the first paint, with the route's own chunks (`data-app`, entry first).
+ */
+function pageShell(routeScripts) {
+  const code = [entryFile, ...shellPreloads, ...routeScripts].map((file) => `/${file}`).join(' ');
+  return template
+    .replace(STYLESHEET, (_, file) => inline(file))
+    .replace(MODULE_SCRIPT, '')
+    .replace(MODULE_PRELOAD, '')
+    .replace(EARLY_INPUT, `<script async src="/early-input.js" data-app="${code}"></script>`);
 }
 
 const paths = prerenderedPaths();
 for (const pathname of paths) {
   const body = await render(pathname);
-  const links = linksFor(pathname, { inlineStyles: true, priority: LOW });
+  const { styles, scripts } = ownAssets(pathname);
   // The screen's <title> (React leaves it where it was rendered) goes to the head, in place of the shell's.
   const title = /^<title>.*?<\/title>/.exec(body)?.[0];
-  const page = inlinedShell
+  const page = pageShell(scripts)
     .replace(/<title>.*?<\/title>/, (shell) => title ?? shell)
-    .replace('</head>', `${links}</head>`)
+    .replace('</head>', `${styles.map(inline).join('')}</head>`)
     .replace(ROOT, () => `<div id="root">${title ? body.slice(title.length) : body}</div>`);
   writeFileSync(path.join(out, `${pathname.slice(1)}.html`), page);
 }
-writeFileSync(
-  path.join(dist, 'index.html'),
-  template.replace('</head>', `${MARK}${linksFor('/start', { inlineStyles: false })}</head>`),
-);
+const start = ownAssets('/start');
+const startLinks = [
+  ...start.styles.map((file) => `<link rel="stylesheet" href="/${file}">`),
+  ...start.scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+].join('');
+writeFileSync(path.join(dist, 'index.html'), template.replace('</head>', `${MARK}${startLinks}</head>`));
 console.log(`Prerendered ${paths.length} pages to dist/html/.`);

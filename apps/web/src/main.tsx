@@ -1,3 +1,4 @@
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { App } from '@/app/app';
@@ -30,6 +31,10 @@ if (container.firstElementChild === null) {
     .then(() => {
       // From here React holds and replays presses itself (public/early-input.js stops holding them).
       window.__appStarted = true;
-      hydrateRoot(container, app());
+      // As a transition, React hydrates in slices of a few milliseconds and lets the browser run in between,
+      // instead of one long task; a key pressed meanwhile makes it finish at once (React hydrates for the event).
+      startTransition(() => {
+        hydrateRoot(container, app());
+      });
     });
 }
