@@ -9,12 +9,8 @@ import {
   type ClientAnswers,
   type StepName,
 } from '@funnel/contracts/steps';
-import {
-  schemaResolver,
-  useSchemaForm,
-  type FieldRejection,
-  type SchemaForm,
-} from '@/components/form/use-schema-form';
+import { schemaResolver, type FieldRejection } from '@/components/form/schema-resolver';
+import { useSchemaForm, type SchemaForm } from '@/components/form/use-schema-form';
 import { isSessionExpired, useExpireSession } from '@/hooks/use-expire-session';
 import { ApiRequestError } from '@/lib/api-request-error';
 import { businessToday } from '@/lib/business-today';

@@ -5,7 +5,7 @@ import { createDobPartsSchema } from '@funnel/contracts/steps';
 import { FieldError } from '@/components/form/field-error';
 import { FormField } from '@/components/form/form-field';
 import { SelectField } from '@/components/form/select-field';
-import { FieldRejection } from '@/components/form/use-schema-form';
+import { FieldRejection } from '@/components/form/schema-resolver';
 import { useBusinessToday } from '@/hooks/use-business-today';
 import { businessToday } from '@/lib/business-today';
 import { SavedAnswer } from '../components/saved-answer';
