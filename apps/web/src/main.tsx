@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { App } from '@/app/app';
 import { createRouter, loadRoutesFor } from '@/app/router';
+import { startHydration } from '@/lib/hydration';
 import { createQueryClient } from '@/lib/query-client';
 import '@/styles/global.css';
 
@@ -31,6 +32,7 @@ if (container.firstElementChild === null) {
     .then(() => {
       // From here React holds and replays presses itself (public/early-input.js stops holding them).
       window.__appStarted = true;
+      startHydration();
       // As a transition, React hydrates in slices of a few milliseconds and lets the browser run in between,
       // instead of one long task; a key pressed meanwhile makes it finish at once (React hydrates for the event).
       startTransition(() => {
