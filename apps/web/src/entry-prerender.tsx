@@ -14,7 +14,8 @@ export async function render(pathname: string): Promise<string> {
   const context = await handler.query(new Request(`http://localhost${pathname}`));
   if (context instanceof Response) throw new Error(`${pathname} answers ${context.status}, not a page`);
   const router = createStaticRouter(handler.dataRoutes, context);
-  // A lazy component (the header's FAQ) suspends the first time: React then leaves the boundary to the browser
+  // A lazy component suspends the first time (none on a page today: the header's FAQ list is drawn only in its
+  // open dialog): React then leaves the boundary to the browser
   // (`<!--$!-->`). Rendered again once its module has loaded, the page has it all.
   for (let attempt = 1; ; attempt++) {
     const html = renderToString(
