@@ -72,13 +72,16 @@ export function collectPageErrors(page: Page): string[] {
 }
 
 /**
- * Waits until the app has taken over the page (`<html data-hydrated>`, docs/adr/0019-html-first-borrower-screens.md).
- * Every borrower screen arrives as HTML that shows its fields before the app's code has run; what is typed then is
- * given to the app once it hydrates, but a test that types, reads back a default, or presses a button meanwhile
- * races that hand-over. Only the test of typing before hydration (html-first.e2e.ts) goes without it.
+ * Waits until the app has taken over the page (`<html data-hydrated>`, docs/adr/0019-html-first-borrower-screens.md)
+ * and a step's form holds the saved answers (it is `aria-busy` until the lead has arrived). Every borrower screen
+ * arrives as HTML that shows its fields before the app's code has run and before the lead is read; what is typed
+ * then is given to the app once it hydrates, but a test that types, reads back a saved answer or a default, or
+ * presses a button meanwhile races that hand-over. Only the tests of typing before hydration (html-first.e2e.ts)
+ * go without it.
  */
 export async function appTookOver(page: Page): Promise<void> {
   await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  await page.locator('form[aria-busy="true"]').waitFor({ state: 'detached' });
 }
 
 /** Loads `path` as a new document, as a visitor arriving does, and waits until the app has it (`appTookOver`). */

@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useEffectEvent, useLayoutEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { DefaultValues, FieldValues } from 'react-hook-form';
 import type { LeadSummary } from '@funnel/contracts/api';
@@ -109,7 +109,9 @@ export function useStepForm<V extends FieldValues>(
       formElement.current?.requestSubmit();
     }
   });
-  useEffect(() => {
+  // In the commit that shows the lead as there (the form stops being `aria-busy`, StepScreen), before the browser
+  // paints or anything reads the fields: they never show as loaded but empty.
+  useLayoutEffect(() => {
     if (ready) onReady();
   }, [ready]);
   /** Runs `action` now, or once the lead is there. */
