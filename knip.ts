@@ -38,8 +38,9 @@ const config: KnipConfig = {
       ignoreDependencies: ['openapi-typescript'],
     },
     'apps/web': {
-      // The browser tests (node --test), and the build's helper scripts (package.json "build").
-      entry: ['e2e/**/*.e2e.ts', 'scripts/*.mjs'],
+      // The browser tests (node --test), the build's helper scripts (package.json "build"), and the prerender's
+      // entry (`vite build --ssr src/entry-prerender.tsx`, loaded by scripts/prerender.mjs from its build output).
+      entry: ['e2e/**/*.e2e.ts', 'scripts/*.mjs', 'src/entry-prerender.tsx'],
       project: ['src/**/*.{ts,tsx}', 'e2e/**/*.ts', 'scripts/*.mjs'],
       // e2e/page-checks.ts reads axe-core's file through require.resolve and injects it into the page.
       ignoreDependencies: ['axe-core'],

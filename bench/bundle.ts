@@ -56,12 +56,13 @@ const operatorJs = jsOf(assets.filter(isOperatorChunk));
 const allCss = sum('.css');
 
 const KB = 1000;
+// Issue 26's goal, which the build's own check (apps/web/scripts/check-bundle-size.mjs) enforces too.
 report({
   measure: 'first screen JS (/start, gzip)',
   product: fmt.kb(firstScreen),
   baseline: '–',
-  goal: '≤ 171 kB',
-  pass: firstScreen <= 171 * KB,
+  goal: '≤ 150 kB',
+  pass: firstScreen <= 150 * KB,
 });
 report({
   measure: `largest step chunk (${steps.length} steps, gzip)`,

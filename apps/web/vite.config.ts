@@ -1,63 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defaultClientConditions, defineConfig, type HtmlTagDescriptor, type Plugin } from 'vite';
-
-/** The first screen most visitors see (`/` redirects to `/start`). */
-const FIRST_SCREEN = '/src/features/landing/components/landing-screen.tsx';
+import { defaultClientConditions, defaultServerConditions, defineConfig, type Plugin } from 'vite';
 
 /** The operator page's feature folder: nothing in it is a borrower's. */
 const OPERATOR_SOURCE = '/src/features/operator/';
-
-/**
- * Lets the first screen's code and styles download alongside the entry instead of after it: the landing route
- * is lazy, so without these tags the browser learns of its chunk only once the entry and the router have run
- * (a waterfall Lighthouse counted against LCP). Costs a returning visitor on another route ~10 kB of cache.
- */
-function preloadFirstScreen(): Plugin {
-  return {
-    name: 'preload-first-screen',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(html, context) {
-        const bundle = context.bundle;
-        if (!bundle) return html;
-        const screen = Object.values(bundle).find(
-          (output) => output.type === 'chunk' && output.facadeModuleId?.endsWith(FIRST_SCREEN),
-        );
-        if (!screen || screen.type !== 'chunk') throw new Error(`no chunk for ${FIRST_SCREEN}`);
-        const scripts = new Set<string>();
-        const styles = new Set<string>();
-        const visit = (fileName: string) => {
-          const output = bundle[fileName];
-          if (scripts.has(fileName) || output?.type !== 'chunk') return;
-          scripts.add(fileName);
-          for (const css of output.viteMetadata?.importedCss ?? []) styles.add(css);
-          output.imports.forEach(visit);
-        };
-        visit(screen.fileName);
-        const tags: HtmlTagDescriptor[] = [
-          ...[...styles]
-            .filter((file) => !html.includes(file))
-            .map((file) => ({
-              tag: 'link',
-              attrs: { rel: 'stylesheet', href: `/${file}` },
-              injectTo: 'head' as const,
-            })),
-          ...[...scripts]
-            .filter((file) => !html.includes(file))
-            .map((file) => ({
-              tag: 'link',
-              attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
-              injectTo: 'head' as const,
-            })),
-        ];
-        return { html, tags };
-      },
-    },
-  };
-}
 
 /** zod's JSON Schema export: what its modules export, and the one function the browser must never call. */
 const ZOD_JSON_SCHEMA_MODULES = /zod\/v4\/core\/(to-json-schema|json-schema-processors)\.js$/;
@@ -96,12 +43,18 @@ function omitZodJsonSchema(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), preloadFirstScreen(), omitZodJsonSchema()],
+  plugins: [react(), omitZodJsonSchema()],
   resolve: {
     // `source` first: the contracts package is compiled from its TypeScript, so the browser gets exactly the
     // modules it imports (no barrel, no prebuilt dist) and tree-shaking sees through them.
     conditions: ['source', ...defaultClientConditions],
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  // The prerender's build (src/entry-prerender.tsx, run by Node at build time only): the contracts from their
+  // TypeScript like the browser's build, packages from node_modules as they are.
+  ssr: {
+    noExternal: ['@funnel/contracts'],
+    resolve: { conditions: ['source', ...defaultServerConditions] },
   },
   server: {
     proxy: { '/api': 'http://127.0.0.1:3000' },

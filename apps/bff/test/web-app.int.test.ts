@@ -8,6 +8,9 @@ import { startTestApp, type TestApp } from './test-app.js';
 const INDEX = '<!doctype html><html lang="en"><title>Loans</title><div id="root"></div></html>';
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(2000))});`;
 const ASSET = '/assets/index-Bq3v9XkZ.js';
+/** A route prerendered by apps/web/scripts/prerender.mjs (docs/adr/0019-html-first-borrower-screens.md). */
+const EMAIL_PAGE =
+  '<!doctype html><html lang="en"><title>Email</title><div id="root"><h1>Email</h1></div></html>';
 
 describe('the web app as the BFF serves it', () => {
   let t: TestApp;
@@ -17,9 +20,11 @@ describe('the web app as the BFF serves it', () => {
     // A built web app as `vite build` + scripts/compress-dist.mjs leave it: each file with .br and .gz beside it.
     dist = mkdtempSync(path.join(tmpdir(), 'web-dist-'));
     mkdirSync(path.join(dist, 'assets'));
+    mkdirSync(path.join(dist, 'html'));
     for (const [file, content] of [
       ['index.html', INDEX],
       [ASSET.slice(1), SCRIPT],
+      ['html/email.html', EMAIL_PAGE],
     ] as const) {
       writeFileSync(path.join(dist, file), content);
       writeFileSync(path.join(dist, `${file}.br`), brotliCompressSync(content));
@@ -59,5 +64,28 @@ describe('the web app as the BFF serves it', () => {
     expect(response.headers['content-encoding']).toBe('br');
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(brotliDecompressSync(response.rawPayload).toString()).toBe(INDEX);
+  });
+
+  it('answers a prerendered route with its own page, revalidated by ETag', async () => {
+    const response = await t.app.inject({
+      url: '/email?utm_source=ad',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(EMAIL_PAGE);
+    const etag = response.headers.etag;
+    expect(etag).toEqual(expect.any(String));
+
+    const again = await t.app.inject({
+      url: '/email',
+      headers: { 'accept-encoding': 'br', 'if-none-match': String(etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+
+    // Only the routes that were prerendered: the file's own name or any other address is not one.
+    const other = await t.app.inject({ url: '/email-step', headers: { 'accept-encoding': 'identity' } });
+    expect(other.body).toBe(INDEX);
   });
 });

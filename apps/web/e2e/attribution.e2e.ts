@@ -8,7 +8,7 @@ import { STEP_NAMES, type StepName } from '@funnel/contracts/steps';
 import { API_ANSWERS, VISITOR, completeLanding, leadBefore } from './funnel-driver';
 import { startHarness, type Harness } from './harness';
 import { leadKeys, newLead, openSealed, type StoredLead } from './lead-in-redis';
-import { assertAccessible, collectPageErrors } from './page-checks';
+import { assertAccessible, collectPageErrors, openScreen } from './page-checks';
 
 const LANDING_QUERY =
   '?utm_source=google&utm_medium=cpc&utm_campaign=spring&pubs=pub-9&campaign_type=ho&clickid=abc123';
@@ -83,7 +83,7 @@ describe('consent scripts disabled (the default)', () => {
     const before = await leadKeys(harness);
 
     const configLoaded = page.waitForResponse((response) => response.url().endsWith('/api/v1/config'));
-    await page.goto(`/start${LANDING_QUERY}`);
+    await openScreen(page, `/start${LANDING_QUERY}`);
     await page.getByRole('heading', { level: 1, name: 'Personal loans from $100 to $5,000' }).waitFor();
     assert.equal((await configLoaded).status(), 200);
     await assertConsentMarkup(page, /^By clicking Get Started you agree/);
@@ -131,7 +131,10 @@ describe('consent scripts disabled (the default)', () => {
     const context = await harness.newContext();
     const { page } = await trackedPage(context);
     const before = await leadKeys(harness);
-    await page.goto('/start?email=jane.doe%40example.com&loan_reason=MEDICAL&utm_source=news&pubs=pub-3');
+    await openScreen(
+      page,
+      '/start?email=jane.doe%40example.com&loan_reason=MEDICAL&utm_source=news&pubs=pub-3',
+    );
     await page.waitForURL('**/lgname');
     const lead = await newLead(harness, before);
     const tracking = parsedMeta(lead, '_tracking');
@@ -147,7 +150,7 @@ describe('consent scripts disabled (the default)', () => {
     const context = await harness.newContext();
     const key = await apiLeadBefore(harness, context, 'ssn');
     const { page, requested } = await trackedPage(context);
-    await page.goto('/ssn');
+    await openScreen(page, '/ssn');
     const ssn = page.getByLabel('Social Security Number', { exact: true });
     await ssn.waitFor();
     await assertConsentMarkup(page, /^By clicking "Request Funds"/);
@@ -178,7 +181,7 @@ describe('consent scripts disabled (the default)', () => {
     const saved = await context.request.put('/api/v1/lead/steps/ssn', { data: API_ANSWERS.ssn });
     assert.equal(saved.status(), 200);
     const { page } = await trackedPage(context);
-    await page.goto('/requestcash');
+    await openScreen(page, '/requestcash');
     await page.getByRole('heading', { level: 1, name: 'Your request is ready' }).waitFor();
     await assertConsentMarkup(page, /^By clicking "Request Cash"/);
 
@@ -197,7 +200,7 @@ describe('consent scripts disabled (the default)', () => {
   test('the partners page credits the loaded reference data', async () => {
     const context = await harness.newContext();
     const { page } = await trackedPage(context);
-    await page.goto('/partners');
+    await openScreen(page, '/partners');
     const credits = page.getByRole('list', { name: 'Data sources' });
     await credits.waitFor();
     const lines = await credits.getByRole('listitem').allInnerTexts();
@@ -253,7 +256,7 @@ describe('consent scripts enabled', () => {
     const errors = collectPageErrors(page);
     const keys = await leadKeys(harness);
 
-    await page.goto(`/start${LANDING_QUERY}`);
+    await openScreen(page, `/start${LANDING_QUERY}`);
     const landing = await certificatesFilled(page);
     await completeLanding(page);
     const lead = await newLead(harness, keys);
@@ -269,7 +272,7 @@ describe('consent scripts enabled', () => {
       const saved = await context.request.put(`/api/v1/lead/steps/${step}`, { data: API_ANSWERS[step] });
       assert.equal(saved.status(), 200, `${step}: ${await saved.text()}`);
     }
-    await page.goto('/ssn');
+    await openScreen(page, '/ssn');
     const ssnScreen = await certificatesFilled(page);
     assert.notDeepEqual(ssnScreen, landing, 'the SSN screen is certified anew');
     await page.getByLabel('Social Security Number', { exact: true }).fill(VISITOR.ssn);

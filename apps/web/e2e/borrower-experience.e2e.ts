@@ -14,7 +14,7 @@ import { SESSION_EXPIRED } from '@funnel/contracts/messages';
 import { API_ANSWERS, VISITOR, completeLanding, leadBefore } from './funnel-driver';
 import { repoRoot, startHarness, type Harness } from './harness';
 import { leadKeys, newLead } from './lead-in-redis';
-import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
+import { assertAccessible, collectPageErrors, openScreen, screenshotBothWidths } from './page-checks';
 import { startLenderSandbox, startWorker, type LenderSandbox } from './submission-pipeline';
 
 const SCREENSHOT_DIR = path.join(repoRoot, 'screenshots');
@@ -96,7 +96,7 @@ test('a returning visitor continues on the greeting pay-date screen (pointer)', 
   const { page, errors, dialogs } = await openPage(context);
   await leadBefore(context, 'nextpaydate');
 
-  await page.goto('/');
+  await openScreen(page, '/');
   await page.waitForURL('**/start');
   const offer = page.getByRole('region', { name: `Welcome back, ${VISITOR.firstName}!` });
   await offer.waitFor();
@@ -126,7 +126,7 @@ test('a returning visitor with every answer given continues on /requestcash', as
     200,
   );
 
-  await page.goto('/start');
+  await openScreen(page, '/start');
   await page.getByRole('button', { name: 'Continue your application', exact: true }).click();
   await page.waitForURL('**/requestcash');
   await page.getByRole('button', { name: 'Request Cash', exact: true }).waitFor();
@@ -143,7 +143,7 @@ test('a returning visitor starts over (keyboard): the old draft is gone and a ne
   await leadBefore(context, 'email');
   const oldLead = await newLead(harness, before);
 
-  await page.goto('/start');
+  await openScreen(page, '/start');
   const startOver = page.getByRole('button', { name: 'Start over', exact: true });
   await startOver.focus();
   await page.keyboard.press('Enter');
@@ -167,7 +167,7 @@ test('an expired session is told so in the page, with Start over, and never a br
   const context = await harness.newContext(375);
   const { page, errors, dialogs } = await openPage(context);
   for (const screen of ['/email', '/ssn', '/requestcash', '/mapping-lender', '/redirect', '/reject-page']) {
-    await page.goto(screen);
+    await openScreen(page, screen);
     await page.getByRole('heading', { level: 1, name: 'Session expired' }).waitFor();
     await page.getByRole('alert').filter({ hasText: SESSION_EXPIRED }).waitFor();
     assert.equal(new URL(page.url()).pathname, screen, `${screen} keeps its address`);
@@ -195,7 +195,7 @@ test(
     const { page, errors, dialogs } = await openPage(context);
     await submittedLead(context);
 
-    await page.goto('/mapping-lender');
+    await openScreen(page, '/mapping-lender');
     await page.getByRole('heading', { level: 1, name: MATCHING_HEADING }).waitFor();
     const started = Date.now();
     const seen: string[][] = [];
@@ -262,7 +262,7 @@ test(
     const lender = await countLenderPages(context);
     const leadId = await submittedLead(context);
 
-    await page.goto('/mapping-lender');
+    await openScreen(page, '/mapping-lender');
     await page.waitForURL('**/redirect', { timeout: OUTCOME_PATIENCE_MS });
     await page.getByRole('heading', { level: 1, name: "We've found the program for you!" }).waitFor();
     await page.getByText('The lender will contact you').waitFor();
@@ -302,7 +302,7 @@ test(
       { times: 1 },
     );
 
-    await page.goto('/reject-page');
+    await openScreen(page, '/reject-page');
     await page
       .getByRole('heading', { level: 1, name: 'Sorry, we were unable to connect you with a lender' })
       .waitFor();
@@ -339,8 +339,8 @@ test(
     const lender = await countLenderPages(context);
     await submittedLead(context);
 
-    await page.goto('/ssn');
-    await page.goto('/mapping-lender');
+    await openScreen(page, '/ssn');
+    await openScreen(page, '/mapping-lender');
     await page.waitForURL(offerPages, { timeout: OUTCOME_PATIENCE_MS });
     assert.equal(await page.locator('h1').textContent(), 'You have arrived at the lender');
     assert.equal(lender.visits(), 1);
@@ -371,7 +371,7 @@ test('the landing page at 375 × 812 shows the whole form and Get Started withou
   const context = await harness.newContext(375);
   const { page, errors } = await openPage(context);
   await page.setViewportSize({ width: 375, height: 812 });
-  await page.goto('/start');
+  await openScreen(page, '/start');
   const getStarted = page.getByRole('button', { name: 'Get Started', exact: true }).first();
   await getStarted.waitFor();
   await page.evaluate(() => document.fonts.ready);

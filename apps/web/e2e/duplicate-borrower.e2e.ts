@@ -7,7 +7,7 @@ import { CONSENT_VERSION } from '@funnel/contracts/consent';
 import { ATTRIBUTION_COOKIES } from '@funnel/contracts/attribution';
 import { API_ANSWERS, answer, leadBefore } from './funnel-driver';
 import { startHarness, type Harness } from './harness';
-import { collectPageErrors } from './page-checks';
+import { collectPageErrors, openScreen } from './page-checks';
 import { startLenderSandbox, startWorker, type LenderSandbox } from './submission-pipeline';
 
 const VISITOR_ID = 'v-first-browser-1';
@@ -64,7 +64,7 @@ test(
     page.on('response', async (response) => {
       if (response.url().includes('/api/v1/lead')) bodies.push(await response.text().catch(() => ''));
     });
-    await page.goto('/ssn');
+    await openScreen(page, '/ssn');
     await page.getByRole('heading', { level: 1 }).waitFor();
     await answer(page, 'ssn');
     await page.getByRole('button', { name: 'Request Funds', exact: true }).click();

@@ -5,7 +5,7 @@ import { STEP_NAMES, getStep, progressFor } from '@funnel/contracts/steps';
 import { VISITOR, answer, completeLanding, firstSelectablePayDate, nextTo } from './funnel-driver';
 import { startHarness, type Harness } from './harness';
 import { leadKeys, newLead, openAll, openSealed } from './lead-in-redis';
-import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
+import { assertAccessible, collectPageErrors, openScreen, screenshotBothWidths } from './page-checks';
 
 let harness: Harness;
 
@@ -27,7 +27,7 @@ test('a visitor goes from the landing form through every step to matching; every
   });
   const before = await leadKeys(harness);
 
-  await page.goto('/');
+  await openScreen(page, '/');
   await page.waitForURL('**/start');
   await page.getByRole('heading', { level: 1, name: 'Personal loans from $100 to $5,000' }).waitFor();
   assert.equal(await page.getByLabel('How much do you need?').inputValue(), '500', 'default amount is $500');

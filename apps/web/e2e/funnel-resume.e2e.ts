@@ -4,7 +4,13 @@ import { SESSION_EXPIRED } from '@funnel/contracts/messages';
 import { API_ANSWERS, VISITOR, answer, completeLanding, leadBefore, nextTo } from './funnel-driver';
 import { startHarness, type Harness } from './harness';
 import { leadKeys, newLead, openSealed } from './lead-in-redis';
-import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
+import {
+  assertAccessible,
+  collectPageErrors,
+  openScreen,
+  reloadScreen,
+  screenshotBothWidths,
+} from './page-checks';
 
 let harness: Harness;
 
@@ -20,7 +26,7 @@ test('a reload resumes on the same step, and Back shows every saved answer', asy
   const context = await harness.newContext(375);
   const page = await context.newPage();
   const errors = collectPageErrors(page);
-  await page.goto('/start');
+  await openScreen(page, '/start');
   await completeLanding(page);
   await answer(page, 'lgname');
   await nextTo(page, '/email');
@@ -35,7 +41,7 @@ test('a reload resumes on the same step, and Back shows every saved answer', asy
   await answer(page, 'dob');
   await nextTo(page, '/address');
 
-  await page.reload();
+  await reloadScreen(page);
   await page.getByRole('heading', { level: 1, name: 'What is your street address?' }).waitFor();
   assert.equal(new URL(page.url()).pathname, '/address');
   assert.equal(await page.getByLabel('ZIP code', { exact: true }).inputValue(), VISITOR.zipCode);
@@ -59,7 +65,7 @@ test('a reload resumes on the same step, and Back shows every saved answer', asy
   assert.equal(await page.getByRole('combobox', { name: 'First name' }).inputValue(), VISITOR.firstName);
   assert.equal(await page.getByRole('combobox', { name: 'Last name' }).inputValue(), VISITOR.lastName);
 
-  await page.reload();
+  await reloadScreen(page);
   await page.getByRole('heading', { level: 1, name: 'What is your name?' }).waitFor();
   assert.equal(await page.getByRole('combobox', { name: 'First name' }).inputValue(), VISITOR.firstName);
 
@@ -79,7 +85,7 @@ test('without a session a step says in the page that the session expired; Start 
     alerts.push(dialog.message());
     void dialog.accept();
   });
-  await page.goto('/hometime');
+  await openScreen(page, '/hometime');
   await page.getByRole('alert').filter({ hasText: SESSION_EXPIRED }).waitFor();
   await page.getByRole('button', { name: 'Start over', exact: true }).click();
   await page.waitForURL('**/start');
@@ -95,14 +101,14 @@ test('the /apply aliases open their screens, and / opens the start', async () =>
   const context = await harness.newContext();
   await leadBefore(context, 'hometime');
   const page = await context.newPage();
-  await page.goto('/apply/home_time');
+  await openScreen(page, '/apply/home_time');
   await page.waitForURL('**/hometime');
   await page
     .getByRole('heading', { level: 1, name: 'How long have you lived at your current address?' })
     .waitFor();
-  await page.goto('/apply/own_car');
+  await openScreen(page, '/apply/own_car');
   await page.waitForURL('**/owncar');
-  await page.goto('/');
+  await openScreen(page, '/');
   await page.waitForURL('**/start');
   await context.close();
 });
@@ -111,7 +117,7 @@ test('/nextpaydatesort greets the visitor by first name and saves the pay date',
   const context = await harness.newContext();
   await leadBefore(context, 'nextpaydate');
   const page = await context.newPage();
-  await page.goto('/nextpaydatesort');
+  await openScreen(page, '/nextpaydatesort');
   await page.getByText(`Welcome back, ${VISITOR.firstName}!`).waitFor();
   await page.getByRole('heading', { level: 1, name: 'When is your next pay date?' }).waitFor();
   await assertAccessible(page, 'nextpaydatesort');
@@ -125,7 +131,7 @@ test('a deep link pre-fills a new lead, leaves no email in the address bar and a
   const context = await harness.newContext();
   const page = await context.newPage();
   const before = await leadKeys(harness);
-  await page.goto('/?email=deep.link%40example.com&loan_reason=MEDICAL');
+  await openScreen(page, '/?email=deep.link%40example.com&loan_reason=MEDICAL');
   await page.waitForURL('**/lgname');
   assert.ok(!page.url().includes('example.com'), 'the email is gone from the address bar');
   // The new tab's blank page and this screen: every address on the way was replaced, not stacked.
@@ -156,13 +162,13 @@ test('answers on file are shown masked and can be kept: the SSN screen goes on t
   assert.equal(saved.status(), 200);
   const page = await context.newPage();
 
-  await page.goto('/bankaccount');
+  await openScreen(page, '/bankaccount');
   await page.getByText('Your account number ending in 6789 is on file.').waitFor();
   await screenshotBothWidths(page, '32-bankaccount-on-file');
   await page.getByRole('button', { name: 'Enter a different account number' }).click();
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'bankAccount');
 
-  await page.goto('/ssn');
+  await openScreen(page, '/ssn');
   await page.getByText('Your Social Security Number ending in 6789 is on file.').waitFor();
   await assertAccessible(page, 'ssn on file');
   await page.getByRole('button', { name: 'Request Funds', exact: true }).click();
@@ -177,17 +183,17 @@ test('/requestcash asks for consent and goes to matching; /configuration is the 
   const saved = await context.request.put('/api/v1/lead/steps/ssn', { data: API_ANSWERS.ssn });
   assert.equal(saved.status(), 200);
   const page = await context.newPage();
-  await page.goto('/requestcash');
+  await openScreen(page, '/requestcash');
   await page.getByRole('heading', { level: 1, name: 'Your request is ready' }).waitFor();
   await assertAccessible(page, 'requestcash');
   await screenshotBothWidths(page, '33-requestcash');
   await page.getByRole('button', { name: 'Request Cash', exact: true }).click();
   await page.waitForURL('**/mapping-lender');
 
-  await page.goto('/configuration');
+  await openScreen(page, '/configuration');
   await page.getByRole('heading', { level: 1, name: 'Please do not close this window' }).waitFor();
   await assertAccessible(page, 'configuration');
-  await page.goto('/no-such-page');
+  await openScreen(page, '/no-such-page');
   await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
   await assertAccessible(page, 'not found');
   await context.close();
@@ -197,11 +203,11 @@ test('a step opened ahead of the first unanswered one goes on from that one when
   const context = await harness.newContext(375);
   const page = await context.newPage();
   const errors = collectPageErrors(page);
-  await page.goto('/start');
+  await openScreen(page, '/start');
   await completeLanding(page);
   await page.waitForURL('**/lgname');
   // An address typed or bookmarked: the best time to call before the name, email and phone.
-  await page.goto('/besttimecontact');
+  await openScreen(page, '/besttimecontact');
   await answer(page, 'besttimecontact');
   await page.getByRole('button', { name: 'Next', exact: true }).click();
   await page.waitForURL('**/lgname');

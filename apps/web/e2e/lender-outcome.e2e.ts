@@ -10,7 +10,13 @@ import { STEP_NAMES, getStep } from '@funnel/contracts/steps';
 import { API_ANSWERS, answer, completeLanding, leadBefore, nextTo } from './funnel-driver';
 import { startHarness, type Harness, type ManagedProcess } from './harness';
 import { leadKeys, newLead, openSealed, type StoredLead } from './lead-in-redis';
-import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
+import {
+  assertAccessible,
+  collectPageErrors,
+  openScreen,
+  reloadScreen,
+  screenshotBothWidths,
+} from './page-checks';
 import { startLenderSandbox, startWorker, type LenderSandbox } from './submission-pipeline';
 
 /** Short enough for a test to see a lead run out of time; the cross-sell test relies on it. */
@@ -42,7 +48,7 @@ after(async () => {
 
 /** From the landing form through every step to the SSN screen, answered but not yet sent. */
 async function answerEveryStep(page: Page): Promise<void> {
-  await page.goto('/start');
+  await openScreen(page, '/start');
   await completeLanding(page);
   for (const [index, step] of STEP_NAMES.entries()) {
     await page.getByRole('heading', { level: 1, name: getStep(step).title }).waitFor();
@@ -217,7 +223,7 @@ test(
     // Shown again (a reload) after it sent the browser on, the screen offers its link instead of sending the
     // borrower again (docs/product-rules.md §redirects); the link arrives at the lender.
     await lenderPage.release();
-    await page.reload();
+    await reloadScreen(page);
     await page.getByRole('heading', { level: 1, name: "We've found the program for you!" }).waitFor();
     assert.equal(await page.getByRole('progressbar').count(), 0, 'no second countdown');
     await continueNow.click();
@@ -305,7 +311,7 @@ test(
       if (response.url().endsWith('/api/v1/lead/cross-sell')) crossSellCalls.push(response.status());
     });
 
-    await page.goto('/ssn');
+    await openScreen(page, '/ssn');
     await page.getByText('Your Social Security Number ending in 6789 is on file.').waitFor();
     await page.getByRole('button', { name: 'Request Funds', exact: true }).click();
     await page.waitForURL('**/mapping-lender');
@@ -398,7 +404,7 @@ test(
         leadReads.push(page.url());
     });
 
-    await page.goto('/requestcash');
+    await openScreen(page, '/requestcash');
     const consent = page.locator('[data-consent="REQUEST_CASH"]');
     assert.equal(await consent.textContent(), consentText('REQUEST_CASH'));
     await page.getByRole('button', { name: 'Request Cash', exact: true }).click();
@@ -411,7 +417,7 @@ test(
     await waitForProgress(page, 'Searching lenders for $1,000');
     await page.waitForTimeout(1_000);
     leadReads.length = 0;
-    await page.reload();
+    await reloadScreen(page);
     await page.getByRole('heading', { level: 1, name: MATCHING_HEADING }).waitFor();
     await waitForProgress(page, 'Searching lenders for $1,000');
 
@@ -447,7 +453,7 @@ test(
       data: { button: 'REQUEST_FUNDS', consentVersion: CONSENT_VERSION, pagePath: '/ssn' },
     });
     assert.equal(submitted.status(), 202);
-    await page.goto('/mapping-lender');
+    await openScreen(page, '/mapping-lender');
     await page.waitForURL('**/redirect-upstart', { timeout: OUTCOME_PATIENCE_MS });
     await page.getByRole('heading', { level: 1, name: 'Suitable program found, REDIRECTING...' }).waitFor();
     await lenderPage.requested();
@@ -457,7 +463,7 @@ test(
     // Opened afresh (no router state), the wrong outcome screen reads the lead and hands over to the right one,
     // which then takes the browser to the offer.
     await lenderPage.release();
-    await page.goto('/redirect');
+    await openScreen(page, '/redirect');
     await page.waitForURL('**/redirect-upstart');
     await page.getByRole('heading', { level: 1, name: 'Suitable program found, REDIRECTING...' }).waitFor();
     await page.getByRole('link', { name: "Continue to the program's site now" }).waitFor();

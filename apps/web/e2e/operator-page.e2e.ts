@@ -16,7 +16,7 @@ import { recordEvents } from '@funnel/db/record-events';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { startHarness, type Harness } from './harness';
 import { createOperator, OPERATOR_PASSWORD, signInThroughPage } from './operator-accounts';
-import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
+import { assertAccessible, collectPageErrors, openScreen, screenshotBothWidths } from './page-checks';
 
 const TOKEN = 'e2e-operator-token-'.padEnd(48, 'q');
 const ALL = STEP_NAMES.length;
@@ -282,7 +282,7 @@ test('a borrower page never downloads the operator page or the chart library', a
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(request.url());
   });
-  await page.goto('/start');
+  await openScreen(page, '/start');
   await page.getByRole('heading', { level: 1 }).waitFor();
   await page.waitForLoadState('networkidle');
   assert.ok(scripts.length > 0, 'the borrower page loaded its scripts');
@@ -301,7 +301,7 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(request.url());
   });
-  await page.goto('/operator?from=2026-10-05&to=2026-10-06');
+  await openScreen(page, '/operator?from=2026-10-05&to=2026-10-06');
 
   // Sign-in: a wrong token, by pointer, is refused with a message tied to the field, and sets no cookie.
   await page.getByRole('heading', { name: 'Operator sign-in' }).waitFor();
@@ -556,7 +556,7 @@ test('an operator finds a lead by the buyer it was offered to and reads its jour
   const context = await harness.newContext(1280);
   const page = await context.newPage();
   const errors = collectPageErrors(page);
-  await page.goto('/operator/leads');
+  await openScreen(page, '/operator/leads');
   // A viewer may search leads and read a journey (ADR 0021): the reports account is one.
   await signInThroughPage(page, 'reports@example.com');
   await page.getByRole('heading', { name: 'Find a lead' }).waitFor();

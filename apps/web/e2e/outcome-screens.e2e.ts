@@ -13,7 +13,7 @@ import { LeadOutcomeSchema } from '@funnel/contracts/lead-outcome';
 import { API_ANSWERS, leadBefore } from './funnel-driver';
 import { startHarness, type Harness } from './harness';
 import { leadKeys, newLead } from './lead-in-redis';
-import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
+import { assertAccessible, collectPageErrors, openScreen, screenshotBothWidths } from './page-checks';
 import { startLenderSandbox, startWorker, type LenderSandbox } from './submission-pipeline';
 
 /** The buyer's time for one attempt: a lender pending past it has not decided. */
@@ -90,7 +90,7 @@ async function decided(context: BrowserContext): Promise<void> {
 
 /** Request Funds on the SSN screen, as the borrower does. */
 async function requestFunds(page: Page): Promise<void> {
-  await page.goto('/ssn');
+  await openScreen(page, '/ssn');
   await page.getByRole('button', { name: 'Request Funds', exact: true }).click();
 }
 
@@ -201,7 +201,7 @@ test(
     const stranger = await harness.newContext(375);
     const page = await stranger.newPage();
     const errors = collectPageErrors(page);
-    await page.goto('/congratulations');
+    await openScreen(page, '/congratulations');
     await page.waitForURL('**/start');
     await page.getByRole('heading', { level: 1 }).waitFor();
     assert.doesNotMatch(await page.locator('main').innerText(), /Your loan request is complete/);
@@ -209,7 +209,7 @@ test(
 
     // A request not yet sent: its next step.
     await leadBefore(stranger, 'email');
-    await page.goto('/congratulations');
+    await openScreen(page, '/congratulations');
     await page.waitForURL('**/email');
     await stranger.close();
 
@@ -224,7 +224,7 @@ test(
     assert.equal(submitted.status(), 202);
     await decided(context);
     const sold = await context.newPage();
-    await sold.goto('/congratulations');
+    await openScreen(sold, '/congratulations');
     await sold.getByRole('heading', { level: 1, name: 'Congratulations!' }).waitFor();
     await sold.getByText('Your loan request is complete.').waitFor();
     assert.equal(await sold.locator('header').getAttribute('data-variant'), 'celebration');

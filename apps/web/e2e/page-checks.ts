@@ -1,5 +1,6 @@
 // Checks every browser test applies to the screens it visits: accessibility with axe-core, screenshots at the
-// two widths the design targets, and no uncaught script errors.
+// two widths the design targets, and no uncaught script errors; and the one way the tests open a page, waiting
+// until the app has taken it over.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -68,4 +69,29 @@ export function collectPageErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;
+}
+
+/**
+ * Waits until the app has taken over the page (`<html data-hydrated>`, docs/adr/0019-html-first-borrower-screens.md)
+ * and a step's form holds the saved answers (it is `aria-busy` until the lead has arrived). Every borrower screen
+ * arrives as HTML that shows its fields before the app's code has run and before the lead is read; what is typed
+ * then is given to the app once it hydrates, but a test that types, reads back a saved answer or a default, or
+ * presses a button meanwhile races that hand-over. Only the tests of typing before hydration (html-first.e2e.ts)
+ * go without it.
+ */
+export async function appTookOver(page: Page): Promise<void> {
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  await page.locator('form[aria-busy="true"]').waitFor({ state: 'detached' });
+}
+
+/** Loads `path` as a new document, as a visitor arriving does, and waits until the app has it (`appTookOver`). */
+export async function openScreen(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await appTookOver(page);
+}
+
+/** Reloads the page and waits until the app has it again (`appTookOver`). */
+export async function reloadScreen(page: Page): Promise<void> {
+  await page.reload();
+  await appTookOver(page);
 }

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { openPrivacyRequest } from '@funnel/lead-store/suppression-list';
 import type { Harness } from './harness';
 import { harnessCipher } from './lead-in-redis';
-import { collectPageErrors } from './page-checks';
+import { collectPageErrors, openScreen } from './page-checks';
 
 export interface OpenedPage {
   context: BrowserContext;
@@ -24,7 +24,7 @@ export async function openPage(harness: Harness, path: string, width = 1280): Pr
     if (request.resourceType() === 'script')
       scripts.push(new URL(request.url()).pathname.split('/').pop() ?? '');
   });
-  await page.goto(path);
+  await openScreen(page, path);
   await page.getByRole('heading', { level: 1 }).waitFor();
   return { context, page, errors, scripts };
 }

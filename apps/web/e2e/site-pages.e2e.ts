@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { SAMPLE_CONTACT } from '@funnel/contracts/public-config';
 import { BRAND } from '../src/config/brand';
 import { startHarness, type Harness } from './harness';
-import { assertAccessible, screenshotBothWidths } from './page-checks';
+import { assertAccessible, openScreen, screenshotBothWidths } from './page-checks';
 import { openPage } from './site-driver';
 
 let harness: Harness;
@@ -324,7 +324,7 @@ test('a first visit makes no failed request and logs no warning (issue 25)', asy
   page.on('response', (response) => {
     if (new URL(response.url()).pathname === '/api/v1/lead') leadReads.push(response.status());
   });
-  await page.goto('/');
+  await openScreen(page, '/');
   await page.waitForURL('**/start');
   await page.getByRole('button', { name: 'Get Started', exact: true }).first().waitFor();
   await page.waitForLoadState('networkidle');

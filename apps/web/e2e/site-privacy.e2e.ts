@@ -23,7 +23,7 @@ import { DO_NOT_SELL_CONFIRMATION, UNSUBSCRIBE_CONFIRMATION } from '@funnel/cont
 import { leadBefore } from './funnel-driver';
 import { startHarness, type Harness } from './harness';
 import { leadKeys, newLead } from './lead-in-redis';
-import { assertAccessible, screenshotBothWidths } from './page-checks';
+import { assertAccessible, openScreen, screenshotBothWidths } from './page-checks';
 import { openPage, storedPrivacyRequests } from './site-driver';
 
 /** Spec §8: what a request that never got an answer shows (docs/product-rules.md §privacy-requests: we show it, the observed site did not). */
@@ -216,7 +216,7 @@ test("do-not-sell: a valid request is stored, flags the visitor's own lead and i
   await leadBefore(context, 'lgname');
   const lead = await newLead(harness, leadsBefore);
   const page = await context.newPage();
-  await page.goto('/do-not-sell-information');
+  await openScreen(page, '/do-not-sell-information');
   await page.getByRole('radio', { name: 'California', exact: true }).check();
   await page.getByLabel('First name', { exact: true }).fill('Maria');
   await page.getByLabel('Last name', { exact: true }).fill('Lopez');

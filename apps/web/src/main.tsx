@@ -1,13 +1,42 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
 import { App } from '@/app/app';
+import { createRouter, loadRoutesFor } from '@/app/router';
+import { startHydration } from '@/lib/hydration';
+import { createQueryClient } from '@/lib/query-client';
 import '@/styles/global.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks the #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+function app() {
+  return (
+    <App queryClient={createQueryClient()}>
+      <RouterProvider router={createRouter()} />
+    </App>
+  );
+}
+
+// A prerendered page (every borrower screen, docs/adr/0019-html-first-borrower-screens.md) already shows its
+// screen: its route's code (preloaded by the page) is resolved first, so the first render hydrates that HTML
+// instead of showing the loading fallback. Any other address gets the empty shell and renders from scratch.
+// (No top-level await here: it made Rolldown split the entry's shared modules into ~15 small chunks, +4 kB gzip.)
+if (container.firstElementChild === null) {
+  createRoot(container).render(app());
+} else {
+  // A chunk that failed to download (a release replaced it) still hydrates: the router then loads the route
+  // itself, shows its error screen if it must, and React redraws what differs instead of leaving a dead page.
+  void loadRoutesFor(window.location.pathname)
+    .catch(() => undefined)
+    .then(() => {
+      // From here React holds and replays presses itself (public/early-input.js stops holding them).
+      window.__appStarted = true;
+      startHydration();
+      // As a transition, React hydrates in slices of a few milliseconds and lets the browser run in between,
+      // instead of one long task; a key pressed meanwhile makes it finish at once (React hydrates for the event).
+      startTransition(() => {
+        hydrateRoot(container, app());
+      });
+    });
+}

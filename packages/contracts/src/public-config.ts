@@ -1,11 +1,16 @@
 import * as z from 'zod';
 
-/** The hidden input the TrustedForm script fills with the certificate URL (sent as `tracking.trustedFormUrl`). */
-export const TRUSTEDFORM_CERT_FIELD = 'xxTrustedFormCertUrl';
-/** The hidden input the Jornaya script fills with the LeadiD token (sent as `tracking.jornayaLeadId`). */
-export const JORNAYA_TOKEN_FIELD = 'universal_leadid';
-/** The id of the label holding the consent text, which the Jornaya script records as the TCPA disclosure. */
-export const JORNAYA_DISCLOSURE_LABEL_ID = 'leadid_tcpa_disclosure';
+import {
+  JORNAYA_DISCLOSURE_LABEL_ID,
+  JORNAYA_TOKEN_FIELD,
+  TRUSTEDFORM_CERT_FIELD,
+} from './consent-fields.js';
+
+export {
+  JORNAYA_DISCLOSURE_LABEL_ID,
+  JORNAYA_TOKEN_FIELD,
+  TRUSTEDFORM_CERT_FIELD,
+} from './consent-fields.js';
 
 const ConsentScriptSchema = z.object({
   enabled: z.boolean(),

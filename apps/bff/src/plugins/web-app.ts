@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
@@ -9,8 +9,9 @@ const HASHED_ASSET = /\/assets\/.+-[A-Za-z0-9_-]{8,}\.\w+(?:\.(?:br|gz))?$/;
 
 /**
  * Serves the built web app, pre-compressed (Brotli or gzip, as the browser accepts): hashed assets cached for a
- * year as immutable, everything else revalidated, and
- * `index.html` for any other GET outside /api so client-side routes survive a reload.
+ * year as immutable, everything else revalidated (`no-cache`, with an ETag). A borrower route's page is its
+ * prerendered HTML (`html/<route>.html`, docs/adr/0019-html-first-borrower-screens.md); any other GET outside /api
+ * gets `index.html`, so client-side routes survive a reload.
  */
 export default fp<{ distDir: string }>(
   async (app, { distDir }) => {
@@ -19,6 +20,14 @@ export default fp<{ distDir: string }>(
       app.log.warn({ distDir: root }, 'web app not built: only the API is served');
       return;
     }
+    const htmlDir = path.join(root, 'html');
+    const prerendered = new Set(
+      existsSync(htmlDir)
+        ? readdirSync(htmlDir)
+            .filter((file) => file.endsWith('.html'))
+            .map((file) => `/${file.slice(0, -'.html'.length)}`)
+        : [],
+    );
     await app.register(fastifyStatic, {
       root,
       wildcard: false,
@@ -40,7 +49,9 @@ export default fp<{ distDir: string }>(
     app.get('/*', { schema: { hide: true } }, (request, reply) => {
       if (request.url.startsWith('/api/') || request.url === '/api')
         throw new HttpError(404, 'NOT_FOUND', 'Not found.');
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      const pathname = request.url.split('?', 1)[0] as string;
+      const page = prerendered.has(pathname) ? `html${pathname}.html` : 'index.html';
+      return reply.header('cache-control', 'no-cache').sendFile(page);
     });
   },
   { name: 'web-app' },

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, replace, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, replace, type RouteObject } from 'react-router';
 import type { StepName } from '@funnel/contracts/steps';
 import type { FunnelRouteHandle } from '@/features/funnel/utils/funnel-route-handle';
 import { PageLoader } from '@/components/ui/page-loader';
@@ -9,10 +9,20 @@ import { RootFallback, RootLayout } from './root-layout';
 import { RouteErrorScreen } from './route-error-screen';
 
 type ScreenModule = { default: ComponentType };
+type LazyRoute = () => Promise<{ Component: ComponentType }>;
 
-/** A route's `lazy`: the screen's code is downloaded the first time the route is visited. */
-function screen(load: () => Promise<ScreenModule>): RouteObject['lazy'] {
-  return async () => ({ Component: (await load()).default });
+/** Each lazy route's source module, as the Vite manifest names it: the prerender preloads the route's chunk. */
+const lazySources = new Map<LazyRoute, string>();
+
+/**
+ * A route's `lazy`: the screen's code is downloaded the first time the route is visited. `source` is the module
+ * `load` imports, as the Vite manifest names it (scripts/prerender.mjs fails the build on a name the manifest
+ * lacks).
+ */
+function screen(source: string, load: () => Promise<ScreenModule>): LazyRoute {
+  const lazy: LazyRoute = async () => ({ Component: (await load()).default });
+  lazySources.set(lazy, source);
+  return lazy;
 }
 
 /**
@@ -50,10 +60,13 @@ const STEP_SCREENS: Record<StepName, () => Promise<ScreenModule>> = {
 const stepRoutes: RouteObject[] = (Object.keys(STEP_SCREENS) as StepName[]).map((step) => ({
   path: step,
   handle: { step } satisfies FunnelRouteHandle,
-  lazy: screen(STEP_SCREENS[step]),
+  lazy: screen(`src/features/funnel/steps/${step}-step.tsx`, STEP_SCREENS[step]),
 }));
 
-const matchingScreen = screen(() => import('@/features/matching/components/matching-screen'));
+const matchingScreen = screen(
+  'src/features/matching/components/matching-screen.tsx',
+  () => import('@/features/matching/components/matching-screen'),
+);
 
 const routes: RouteObject[] = [
   {
@@ -71,20 +84,35 @@ const routes: RouteObject[] = [
         // route at '/' renders nothing (issue 25).
         element: null,
       },
-      { path: 'start', lazy: screen(() => import('@/features/landing/components/landing-screen')) },
       {
-        lazy: screen(() => import('@/features/funnel/components/funnel-layout')),
+        path: 'start',
+        lazy: screen(
+          'src/features/landing/components/landing-screen.tsx',
+          () => import('@/features/landing/components/landing-screen'),
+        ),
+      },
+      {
+        lazy: screen(
+          'src/features/funnel/components/funnel-layout.tsx',
+          () => import('@/features/funnel/components/funnel-layout'),
+        ),
         children: [
           ...stepRoutes,
           {
             path: 'nextpaydatesort',
             handle: { step: 'nextpaydate' } satisfies FunnelRouteHandle,
-            lazy: screen(() => import('@/features/funnel/steps/nextpaydatesort-step')),
+            lazy: screen(
+              'src/features/funnel/steps/nextpaydatesort-step.tsx',
+              () => import('@/features/funnel/steps/nextpaydatesort-step'),
+            ),
           },
           {
             path: 'requestcash',
             handle: { finished: true } satisfies FunnelRouteHandle,
-            lazy: screen(() => import('@/features/funnel/screens/request-cash-screen')),
+            lazy: screen(
+              'src/features/funnel/screens/request-cash-screen.tsx',
+              () => import('@/features/funnel/screens/request-cash-screen'),
+            ),
           },
         ],
       },
@@ -92,35 +120,101 @@ const routes: RouteObject[] = [
       { path: 'mapping-lender', lazy: matchingScreen },
       { path: 'configuration', lazy: matchingScreen },
       // The outcome screens (docs/product-rules.md §outcome-screens); `outcomeRoute` in contracts picks one.
-      { path: 'redirect', lazy: screen(() => import('@/features/outcome/screens/redirect-screen')) },
+      {
+        path: 'redirect',
+        lazy: screen(
+          'src/features/outcome/screens/redirect-screen.tsx',
+          () => import('@/features/outcome/screens/redirect-screen'),
+        ),
+      },
       {
         path: 'redirect-upstart',
-        lazy: screen(() => import('@/features/outcome/screens/redirect-upstart-screen')),
+        lazy: screen(
+          'src/features/outcome/screens/redirect-upstart-screen.tsx',
+          () => import('@/features/outcome/screens/redirect-upstart-screen'),
+        ),
       },
       {
         path: 'redirect-upgrade',
-        lazy: screen(() => import('@/features/outcome/screens/redirect-upgrade-screen')),
+        lazy: screen(
+          'src/features/outcome/screens/redirect-upgrade-screen.tsx',
+          () => import('@/features/outcome/screens/redirect-upgrade-screen'),
+        ),
       },
-      { path: 'reject-page', lazy: screen(() => import('@/features/outcome/screens/reject-screen')) },
+      {
+        path: 'reject-page',
+        lazy: screen(
+          'src/features/outcome/screens/reject-screen.tsx',
+          () => import('@/features/outcome/screens/reject-screen'),
+        ),
+      },
       // The site's reading pages and privacy forms (spec §2 "Other routes"), each its own chunk.
-      { path: 'frequently-asked-questions', lazy: screen(() => import('@/features/content/faq-page')) },
+      {
+        path: 'frequently-asked-questions',
+        lazy: screen('src/features/content/faq-page.tsx', () => import('@/features/content/faq-page')),
+      },
       {
         path: 'credit-authorization-agreement',
-        lazy: screen(() => import('@/features/content/credit-authorization-page')),
+        lazy: screen(
+          'src/features/content/credit-authorization-page.tsx',
+          () => import('@/features/content/credit-authorization-page'),
+        ),
       },
-      { path: 'terms-of-use', lazy: screen(() => import('@/features/content/terms-of-use-page')) },
-      { path: 'privacy', lazy: screen(() => import('@/features/content/privacy-policy-page')) },
-      { path: 'contact-us', lazy: screen(() => import('@/features/content/contact-us-page')) },
-      { path: 'disclaimer', lazy: screen(() => import('@/features/content/disclaimer-page')) },
-      { path: 'congratulations', lazy: screen(() => import('@/features/content/congratulations-page')) },
-      { path: 'partners', lazy: screen(() => import('@/features/partners/components/partners-page')) },
+      {
+        path: 'terms-of-use',
+        lazy: screen(
+          'src/features/content/terms-of-use-page.tsx',
+          () => import('@/features/content/terms-of-use-page'),
+        ),
+      },
+      {
+        path: 'privacy',
+        lazy: screen(
+          'src/features/content/privacy-policy-page.tsx',
+          () => import('@/features/content/privacy-policy-page'),
+        ),
+      },
+      {
+        path: 'contact-us',
+        lazy: screen(
+          'src/features/content/contact-us-page.tsx',
+          () => import('@/features/content/contact-us-page'),
+        ),
+      },
+      {
+        path: 'disclaimer',
+        lazy: screen(
+          'src/features/content/disclaimer-page.tsx',
+          () => import('@/features/content/disclaimer-page'),
+        ),
+      },
+      {
+        path: 'congratulations',
+        lazy: screen(
+          'src/features/content/congratulations-page.tsx',
+          () => import('@/features/content/congratulations-page'),
+        ),
+      },
+      {
+        path: 'partners',
+        lazy: screen(
+          'src/features/partners/components/partners-page.tsx',
+          () => import('@/features/partners/components/partners-page'),
+        ),
+      },
       {
         path: 'unsubscribe',
-        lazy: screen(() => import('@/features/privacy-requests/components/unsubscribe-page')),
+        lazy: screen(
+          'src/features/privacy-requests/components/unsubscribe-page.tsx',
+          () => import('@/features/privacy-requests/components/unsubscribe-page'),
+        ),
       },
       {
         path: 'do-not-sell-information',
-        lazy: screen(() => import('@/features/privacy-requests/components/do-not-sell-page')),
+        lazy: screen(
+          'src/features/privacy-requests/components/do-not-sell-page.tsx',
+          () => import('@/features/privacy-requests/components/do-not-sell-page'),
+        ),
       },
       { path: '*', Component: NotFoundScreen },
     ],
@@ -131,9 +225,55 @@ const routes: RouteObject[] = [
     path: '/operator/*',
     ErrorBoundary: RouteErrorScreen,
     HydrateFallback: PageLoader,
-    lazy: screen(() => import('@/features/operator/components/operator-page')),
+    lazy: screen(
+      'src/features/operator/components/operator-page.tsx',
+      () => import('@/features/operator/components/operator-page'),
+    ),
   },
 ];
+
+/**
+ * Resolves the lazy routes `pathname` matches, in place, so the router starts on a screen that is already loaded:
+ * the first render then hydrates the prerendered HTML instead of showing the fallback. The chunks are
+ * `modulepreload`ed by the page, so this waits for no extra request.
+ */
+export async function loadRoutesFor(pathname: string): Promise<void> {
+  const matches = matchRoutes(routes, pathname) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      const lazy = route.lazy as LazyRoute | undefined;
+      if (!lazy) return;
+      Object.assign(route, await lazy(), { lazy: undefined });
+    }),
+  );
+}
+
+/** The source modules of the lazy routes `pathname` matches (Vite manifest keys), outermost first. */
+export function routeSources(pathname: string): string[] {
+  return (matchRoutes(routes, pathname) ?? []).flatMap(({ route }) => {
+    const source = lazySources.get(route.lazy as LazyRoute);
+    return source ? [source] : [];
+  });
+}
+
+/**
+ * The addresses prerendered to HTML at build time: every route with a fixed path and no loader (a loader
+ * redirects, so there is no page to paint), under the site frame. Not the operator page, nor the catch-all.
+ */
+export function prerenderedPaths(): string[] {
+  const root = routes[0];
+  const paths: string[] = [];
+  const visit = (list: RouteObject[] | undefined) => {
+    for (const route of list ?? []) {
+      if (route.path && !/[:*?]/.test(route.path) && !route.loader) paths.push(`/${route.path}`);
+      visit(route.children);
+    }
+  };
+  visit(root?.children);
+  return paths;
+}
+
+export { routes };
 
 export function createRouter() {
   return createBrowserRouter(routes);

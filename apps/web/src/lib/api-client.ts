@@ -1,6 +1,21 @@
 import type * as z from 'zod';
-import { ApiErrorSchema } from '@funnel/contracts/errors';
 import { ApiRequestError, NETWORK_FAILED } from './api-request-error';
+
+/**
+ * A schema, or how to load it. The first screen's requests pass loaders (`lazySchema`): zod and the contracts'
+ * schemas then come in a chunk of their own, fetched with the first answer, instead of with the screen's code
+ * (docs/adr/0019-html-first-borrower-screens.md).
+ */
+export type SchemaSource<S extends z.ZodType> = S | (() => Promise<S>);
+
+/** A schema loaded once, the first time an answer needs it. */
+export function lazySchema<S extends z.ZodType>(load: () => Promise<S>): () => Promise<S> {
+  let loaded: Promise<S> | undefined;
+  return () => (loaded ??= load());
+}
+
+const resolveSchema = <S extends z.ZodType>(source: SchemaSource<S>): Promise<S> =>
+  typeof source === 'function' ? (source as () => Promise<S>)() : Promise.resolve(source);
 
 interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -15,9 +30,13 @@ interface RequestOptions {
  */
 export async function apiRequest<S extends z.ZodType>(
   path: string,
-  schema: S,
+  source: SchemaSource<S>,
   { method = 'GET', body, signal }: RequestOptions = {},
 ): Promise<z.output<S>> {
+  // Asked for at once, so a schema still loading and the answer travel together.
+  const schema = resolveSchema(source);
+  // Handled here too: a request that fails first never awaits it.
+  schema.catch(() => undefined);
   let response: Response;
   try {
     response = await fetch(`/api/v1${path}`, {
@@ -33,6 +52,7 @@ export async function apiRequest<S extends z.ZodType>(
   }
   const payload: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
+    const { ApiErrorSchema } = await import('@funnel/contracts/errors');
     const parsed = ApiErrorSchema.safeParse(payload);
     if (parsed.success) {
       const { code, message, fields } = parsed.data.error;
@@ -40,5 +60,5 @@ export async function apiRequest<S extends z.ZodType>(
     }
     throw new ApiRequestError(response.status, 'INTERNAL', `Unexpected ${response.status} answer.`);
   }
-  return schema.parse(payload);
+  return (await schema).parse(payload);
 }

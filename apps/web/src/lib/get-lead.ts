@@ -1,12 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { LeadSummarySchema, type LeadSummary } from '@funnel/contracts/api';
-import { apiRequest } from '@/lib/api-client';
+import type { LeadSummary } from '@funnel/contracts/api';
+import { apiRequest, lazySchema } from '@/lib/api-client';
 import { ApiRequestError } from '@/lib/api-request-error';
 
 export const LEAD_QUERY_KEY = ['lead'] as const;
 
 /** What GET /api/v1/lead answers: the lead, or no body (204) for a visitor without a session yet. */
-const LeadOrNoneSchema = LeadSummarySchema.optional();
+const leadOrNone = lazySchema(() =>
+  import('@funnel/contracts/api').then(({ LeadSummarySchema }) => LeadSummarySchema.optional()),
+);
 
 /**
  * GET /api/v1/lead — the visitor's own lead (sensitive answers masked). Without one it fails with
@@ -14,7 +16,7 @@ const LeadOrNoneSchema = LeadSummarySchema.optional();
  * first visit makes no failed request (issue 25).
  */
 export async function getLead(signal?: AbortSignal): Promise<LeadSummary> {
-  const lead = await apiRequest('/lead', LeadOrNoneSchema, { signal });
+  const lead = await apiRequest('/lead', leadOrNone, { signal });
   // Read as the 404 it stands for: final, never retried.
   if (!lead) throw new ApiRequestError(404, 'SESSION_EXPIRED', 'No application yet.');
   return lead;

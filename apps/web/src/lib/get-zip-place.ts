@@ -1,13 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import { ZipPlaceSchema, type ZipPlace } from '@funnel/contracts/api';
-import { apiRequest } from './api-client';
+import type { ZipPlace } from '@funnel/contracts/api';
+import { apiRequest, lazySchema } from './api-client';
 import { ApiRequestError } from './api-request-error';
+
+const zipPlace = lazySchema(() =>
+  import('@funnel/contracts/api').then(({ ZipPlaceSchema }) => ZipPlaceSchema),
+);
 
 const FIVE_DIGITS = /^\d{5}$/;
 
 /** GET /api/v1/lookup/zip/:zip — the city and state of a ZIP code; 404 when no such ZIP exists. */
 export function getZipPlace(zip: string, signal?: AbortSignal): Promise<ZipPlace> {
-  return apiRequest(`/lookup/zip/${zip}`, ZipPlaceSchema, { signal });
+  return apiRequest(`/lookup/zip/${zip}`, zipPlace, { signal });
 }
 
 /**

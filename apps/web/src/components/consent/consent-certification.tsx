@@ -3,7 +3,7 @@ import {
   JORNAYA_DISCLOSURE_LABEL_ID,
   JORNAYA_TOKEN_FIELD,
   TRUSTEDFORM_CERT_FIELD,
-} from '@funnel/contracts/public-config';
+} from '@funnel/contracts/consent-fields';
 import { usePublicConfig } from '@/lib/public-config';
 
 /** The id Jornaya's script looks the token input up by. */

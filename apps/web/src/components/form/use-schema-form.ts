@@ -1,59 +1,15 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, useState } from 'react';
 import {
   useForm,
   type DefaultValues,
-  type FieldErrors as FormFieldErrors,
   type FieldValues,
   type Path,
   type Resolver,
   type UseFormReturn,
 } from 'react-hook-form';
-import type * as z from 'zod';
 import { ApiRequestError } from '@/lib/api-request-error';
 import { focusFirstInvalid } from './focus-first-invalid';
-
-/** Messages by field name, as the contracts' rules and the BFF's `{ error: { fields } }` give them. */
-export type FieldMessages = Readonly<Record<string, string>>;
-
-/** What `toInput` answers when the values cannot even be turned into the schema's input. */
-export class FieldRejection {
-  constructor(readonly fields: FieldMessages) {}
-}
-
-interface SchemaResolverOptions<V extends FieldValues, I> {
-  /** The values as the controls hold them turned into the schema's input (a select's '1500' into 1500). */
-  toInput?: (values: V) => I | FieldRejection | Promise<I | FieldRejection>;
-  /** Rules the schema alone cannot decide (the step's cross-field rules), run once the schema passed. */
-  check?: (output: unknown) => FieldMessages;
-}
-
-function toFormErrors<V extends FieldValues>(fields: FieldMessages): FormFieldErrors<V> {
-  return Object.fromEntries(
-    Object.entries(fields).map(([name, message]) => [name, { type: 'rule', message }]),
-  ) as FormFieldErrors<V>;
-}
-
-/**
- * A react-hook-form resolver over a contracts schema (through `@hookform/resolvers/zod`), so the browser refuses
- * the same input with the same messages the BFF would. Its output is what gets sent.
- */
-export function schemaResolver<V extends FieldValues, I = V>(
-  schema: z.ZodType,
-  { toInput, check }: SchemaResolverOptions<V, I> = {},
-): Resolver<V, unknown, FieldValues> {
-  const parse = zodResolver(schema as z.ZodType<FieldValues, FieldValues>);
-  return async (values, context, options) => {
-    const input = toInput ? await toInput(values) : values;
-    if (input instanceof FieldRejection) return { values: {}, errors: toFormErrors<V>(input.fields) };
-    const result = await parse(input as FieldValues, context, options as never);
-    if (Object.keys(result.errors).length > 0 || !check) return result as never;
-    const broken = check(result.values);
-    return Object.keys(broken).length > 0
-      ? { values: {}, errors: toFormErrors<V>(broken) }
-      : (result as never);
-  };
-}
+import type { FieldMessages } from './schema-resolver';
 
 interface SchemaFormOptions<V extends FieldValues> {
   defaultValues: DefaultValues<V>;

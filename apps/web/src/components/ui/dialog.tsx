@@ -106,26 +106,34 @@ export function Dialog({
       onKeyDown={trapTab}
       onClick={closeOnBackdrop}
     >
-      <div className={styles.box}>
-        <div className={styles.header}>
-          <h2 id={titleId} className={styles.title}>
-            {title}
-          </h2>
-          <button type="button" className={styles.close} onClick={onClose} aria-label="Close">
-            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
-            </svg>
-          </button>
-        </div>
-        <div className={styles.body}>{children}</div>
-        <div className={styles.actions} ref={actionsRef}>
-          {actions ?? (
-            <button type="button" className={styles.secondaryClose} onClick={onClose}>
-              Close
+      {/* Drawn only while open: a closed dialog's text is no part of the page's HTML, nor of its hydration. */}
+      {open && (
+        <div className={styles.box}>
+          <div className={styles.header}>
+            <h2 id={titleId} className={styles.title}>
+              {title}
+            </h2>
+            <button type="button" className={styles.close} onClick={onClose} aria-label="Close">
+              <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+                <path
+                  d="M6 6l12 12M18 6L6 18"
+                  stroke="currentColor"
+                  strokeWidth="2.2"
+                  strokeLinecap="round"
+                />
+              </svg>
             </button>
-          )}
+          </div>
+          <div className={styles.body}>{children}</div>
+          <div className={styles.actions} ref={actionsRef}>
+            {actions ?? (
+              <button type="button" className={styles.secondaryClose} onClick={onClose}>
+                Close
+              </button>
+            )}
+          </div>
         </div>
-      </div>
+      )}
     </dialog>
   );
 }

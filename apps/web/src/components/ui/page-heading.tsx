@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { BRAND_NAME } from '@/config/brand';
+import { typingBeforeHydration } from '@/lib/hydration';
 
 interface PageHeadingProps {
   children: ReactNode;
@@ -17,6 +18,8 @@ interface PageHeadingProps {
 export function PageHeading({ children, documentTitle, id, className }: PageHeadingProps) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
+    // Not when the app takes over a prerendered page the visitor is already typing in.
+    if (typingBeforeHydration()) return;
     ref.current?.focus({ preventScroll: true });
   }, []);
   const tabTitle = documentTitle ?? (typeof children === 'string' ? children : undefined);

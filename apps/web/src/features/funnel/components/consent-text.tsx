@@ -41,13 +41,15 @@ export function ConsentText({ button }: { button: SubmitButton }) {
           })}
         </ConsentDisclosure>
       </p>
-      <p className={styles.related}>
+      {/* A div, not a p: the Rates & Fees button brings its <dialog>, which a paragraph cannot hold (the browser
+          would close the paragraph before it, and the prerendered page would not hydrate). */}
+      <div className={styles.related}>
         See the{' '}
         <Link to="/partners" {...NEW_TAB}>
           Partners
         </Link>{' '}
         in our network and our <RatesAndFeesButton />.
-      </p>
+      </div>
     </>
   );
 }

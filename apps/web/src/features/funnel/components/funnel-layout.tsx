@@ -28,7 +28,9 @@ export default function FunnelLayout() {
     expireSession();
   }, [expired, expireSession]);
 
-  if (lead.isPending || expired) return <PageLoader message="Loading your application…" />;
+  // The screen is drawn while the lead loads (the prerendered HTML shows it too): its fields fill in once the
+  // lead is there (useStepForm). Only a visitor without a session waits here, on the way to the start.
+  if (expired) return <PageLoader message="Loading your application…" />;
 
   return (
     <div className={styles.funnel}>

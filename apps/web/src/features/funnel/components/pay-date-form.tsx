@@ -1,11 +1,10 @@
-import { useState } from 'react';
 import {
   lastSelectablePayDate,
   payDateWindow,
   unavailablePayDateReason,
 } from '@funnel/contracts/rules/pay-dates';
 import { FormField } from '@/components/form/form-field';
-import { businessToday } from '@/lib/business-today';
+import { useBusinessToday } from '@/hooks/use-business-today';
 import { useStepForm } from '../hooks/use-step-form';
 import { savedText } from '../utils/answers';
 import { PayDateCalendar, formatLongDate } from './pay-date-calendar';
@@ -21,10 +20,8 @@ export function PayDateForm({ greeting = false }: { greeting?: boolean }) {
   const form = useStepForm<{ incomeNextDate1: string }>('nextpaydate', {
     defaultValues: ({ answers }) => ({ incomeNextDate1: savedText(answers.incomeNextDate1) }),
   });
-  const [today] = useState(businessToday);
-  const { first, last } = payDateWindow(today);
-  // The window's last day may be a weekend or a holiday: the hint names the last one that can be picked.
-  const lastSelectable = lastSelectablePayDate(today);
+  // Unknown on the prerendered page and until the configuration arrives: the calendar's place is kept meanwhile.
+  const today = useBusinessToday();
   const firstName = savedText(form.lead.answers.firstName);
 
   return (
@@ -33,30 +30,39 @@ export function PayDateForm({ greeting = false }: { greeting?: boolean }) {
       form={form}
       onSubmit={() => form.submitStep()}
       before={
-        greeting && firstName ? <p className={styles.greeting}>Welcome back, {firstName}!</p> : undefined
+        // Drawn before the lead arrives too (the name fills in on the same line): no shift when it does.
+        greeting ? (
+          <p className={styles.greeting}>{firstName ? `Welcome back, ${firstName}!` : 'Welcome back!'}</p>
+        ) : undefined
       }
     >
       <p id="pay-date-hint" className={styles.hint}>
-        Pick a business day from today to {formatLongDate(lastSelectable)}. Weekends and bank holidays are not
-        available.
+        {/* The window's last day may be a weekend or a holiday: the hint names the last one that can be picked. */}
+        Pick a business day from today to{' '}
+        {today ? formatLongDate(lastSelectablePayDate(today)) : 'a month from now'}. Weekends and bank
+        holidays are not available.
       </p>
       <FormField
         form={form.form}
         name="incomeNextDate1"
         render={(field) => (
           <>
-            <PayDateCalendar
-              id={field.id}
-              value={field.value || undefined}
-              onChange={field.onValueChange}
-              today={today}
-              first={first}
-              last={last}
-              whyUnavailable={(day) => unavailablePayDateReason(day, today)}
-              labelledBy={stepHeadingId('nextpaydate')}
-              hintId="pay-date-hint"
-              error={field.error}
-            />
+            {today ? (
+              <PayDateCalendar
+                id={field.id}
+                value={field.value || undefined}
+                onChange={field.onValueChange}
+                today={today}
+                first={payDateWindow(today).first}
+                last={payDateWindow(today).last}
+                whyUnavailable={(day) => unavailablePayDateReason(day, today)}
+                labelledBy={stepHeadingId('nextpaydate')}
+                hintId="pay-date-hint"
+                error={field.error}
+              />
+            ) : (
+              <div className={styles.calendarSlot} />
+            )}
             <p className={styles.selected} aria-live="polite">
               {field.value ? `Selected: ${formatLongDate(field.value)}` : 'No date selected yet.'}
             </p>

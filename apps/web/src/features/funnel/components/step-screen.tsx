@@ -14,7 +14,7 @@ export function stepHeadingId(step: StepName): string {
 
 interface StepScreenProps {
   step: StepName;
-  form: Pick<StepForm<never>, 'busy' | 'formError' | 'attachForm'>;
+  form: Pick<StepForm<never>, 'busy' | 'formError' | 'attachForm' | 'leadLoaded'>;
   onSubmit: () => void;
   children: ReactNode;
   /** Shown above the question (a greeting). */
@@ -48,7 +48,7 @@ function submitOnEnter(event: KeyboardEvent<HTMLFormElement>) {
  */
 export function StepScreen({
   step,
-  form: { busy, formError, attachForm },
+  form: { busy, formError, attachForm, leadLoaded },
   onSubmit,
   children,
   before,
@@ -78,6 +78,10 @@ export function StepScreen({
       </PageHeading>
       <form
         ref={attachForm}
+        // POST, never GET: answers typed on the page before the app loads must not end up in the address.
+        method="post"
+        // Busy until the saved answers are in the fields (the page is drawn before the lead arrives, ADR 0019).
+        aria-busy={leadLoaded ? undefined : true}
         noValidate
         onKeyDown={submitOnEnter}
         onSubmit={(event) => {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffectEvent, useLayoutEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { DefaultValues, FieldValues } from 'react-hook-form';
 import type { LeadSummary } from '@funnel/contracts/api';
@@ -9,12 +9,8 @@ import {
   type ClientAnswers,
   type StepName,
 } from '@funnel/contracts/steps';
-import {
-  schemaResolver,
-  useSchemaForm,
-  type FieldRejection,
-  type SchemaForm,
-} from '@/components/form/use-schema-form';
+import { schemaResolver, type FieldRejection } from '@/components/form/schema-resolver';
+import { useSchemaForm, type SchemaForm } from '@/components/form/use-schema-form';
 import { isSessionExpired, useExpireSession } from '@/hooks/use-expire-session';
 import { ApiRequestError } from '@/lib/api-request-error';
 import { businessToday } from '@/lib/business-today';
@@ -42,7 +38,10 @@ interface StepFormOptions<V extends FieldValues> {
 }
 
 export interface StepForm<V extends FieldValues> extends SchemaForm<V> {
+  /** The saved lead; before it has arrived (the prerendered page, hydration), an empty stand-in. */
   lead: LeadSummary;
+  /** True once the lead (and the configuration) are there; a press of Next before waits for them. */
+  leadLoaded: boolean;
   /** A message for the whole form: a failed save, or an error about a field this screen does not show. */
   formError: string | undefined;
   /** Validates with the step's schema and cross-field rules, then `onValid` (by default: save and move on). */
@@ -63,7 +62,7 @@ export function useStepForm<V extends FieldValues>(
   step: StepName,
   { defaultValues, toAnswers }: StepFormOptions<V>,
 ): StepForm<V> {
-  const lead = useLoadedLead();
+  const { lead, ready } = useLoadedLead();
   const navigate = useNavigate();
   const expireSession = useExpireSession();
   const { mutateAsync } = useSaveStep();
@@ -92,6 +91,36 @@ export function useStepForm<V extends FieldValues>(
     },
   });
 
+  // The page is drawn before the lead arrives (docs/adr/0019-html-first-borrower-screens.md). Once it is there,
+  // the saved answers fill every field the visitor has not touched meanwhile, and a press of Next made while
+  // waiting is made again, now against the real lead.
+  const seededEmpty = useRef(!ready);
+  const formElement = useRef<HTMLFormElement | null>(null);
+  // A press made before: shown busy until the lead is there, then made again (the ref: once only).
+  const pressedEarly = useRef(false);
+  const [pressedBeforeReady, setPressedBeforeReady] = useState(false);
+  const onReady = useEffectEvent(() => {
+    if (seededEmpty.current) {
+      seededEmpty.current = false;
+      schemaForm.form.reset(defaultValues(lead), { keepDirtyValues: true });
+    }
+    if (pressedEarly.current) {
+      pressedEarly.current = false;
+      formElement.current?.requestSubmit();
+    }
+  });
+  // In the commit that shows the lead as there (the form stops being `aria-busy`, StepScreen), before the browser
+  // paints or anything reads the fields: they never show as loaded but empty.
+  useLayoutEffect(() => {
+    if (ready) onReady();
+  }, [ready]);
+  /** Runs `action` now, or once the lead is there. */
+  const whenReady = (action: () => void) => {
+    if (ready) return action();
+    pressedEarly.current = true;
+    setPressedBeforeReady(true);
+  };
+
   async function persist(answers: ClientAnswers, destination: Destination) {
     setFormError(undefined);
     const { nextStep } = await mutateAsync({ step, answers });
@@ -100,18 +129,28 @@ export function useStepForm<V extends FieldValues>(
 
   return {
     ...schemaForm,
+    attachForm(element) {
+      formElement.current = element;
+      schemaForm.attachForm(element);
+    },
+    busy: schemaForm.busy || (pressedBeforeReady && !ready),
     lead,
+    leadLoaded: ready,
     formError,
     submitStep(onValid, destination = toNextStep) {
-      schemaForm.submit((answers) => (onValid ? onValid(answers) : persist(answers, destination)));
+      whenReady(() =>
+        schemaForm.submit((answers) => (onValid ? onValid(answers) : persist(answers, destination))),
+      );
     },
     save(answers, destination = toNextStep) {
-      schemaForm.run(() => persist(answers, destination));
+      whenReady(() => schemaForm.run(() => persist(answers, destination)));
     },
     keepSaved(destination = toNextStep) {
-      schemaForm.run(async () => {
-        await navigate(await destination(screenAfter(step, lead.nextStep)));
-      });
+      whenReady(() =>
+        schemaForm.run(async () => {
+          await navigate(await destination(screenAfter(step, lead.nextStep)));
+        }),
+      );
     },
   };
 }

@@ -21,7 +21,7 @@ export function useSubmitApplication(button: SubmitButton): () => Promise<string
   const { pathname } = useLocation();
   return useCallback(async () => {
     try {
-      await mutateAsync({ button, pagePath: pathname, ...readConsentCertificates() });
+      await mutateAsync({ button, pagePath: pathname, ...(await readConsentCertificates()) });
       return MATCHING_ROUTE;
     } catch (error) {
       const missing = error instanceof ApiRequestError && error.code === 'INCOMPLETE_LEAD';

@@ -5,7 +5,7 @@ import { isValidRoutingNumber } from '@funnel/contracts/rules/aba';
 import { getStep } from '@funnel/contracts/steps';
 import { FormField } from '@/components/form/form-field';
 import { TextField } from '@/components/form/text-field';
-import { FieldRejection } from '@/components/form/use-schema-form';
+import { FieldRejection } from '@/components/form/schema-resolver';
 import { ApiRequestError } from '@/lib/api-request-error';
 import { routingLookupOptions, useRoutingLookup } from '../api/lookup-routing-number';
 import { SavedAnswer, lastFour } from '../components/saved-answer';

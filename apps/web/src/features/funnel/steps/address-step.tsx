@@ -1,7 +1,7 @@
 import { ZIP_CODE_NOT_FOUND } from '@funnel/contracts/messages';
 import { Combobox } from '@/components/form/combobox';
 import { FormField } from '@/components/form/form-field';
-import { FieldRejection } from '@/components/form/use-schema-form';
+import { FieldRejection } from '@/components/form/schema-resolver';
 import { ZipCodeField } from '@/components/form/zip-code-field';
 import { useZipPlace } from '@/lib/get-zip-place';
 import { useAddressSuggestions } from '../api/get-address-suggestions';

@@ -5,7 +5,8 @@ import { createDobPartsSchema } from '@funnel/contracts/steps';
 import { FieldError } from '@/components/form/field-error';
 import { FormField } from '@/components/form/form-field';
 import { SelectField } from '@/components/form/select-field';
-import { FieldRejection } from '@/components/form/use-schema-form';
+import { FieldRejection } from '@/components/form/schema-resolver';
+import { useBusinessToday } from '@/hooks/use-business-today';
 import { businessToday } from '@/lib/business-today';
 import { SavedAnswer } from '../components/saved-answer';
 import { StepScreen, stepHeadingId } from '../components/step-screen';
@@ -24,11 +25,12 @@ interface DobValues extends DobParts {
  * it is chosen.
  */
 export default function DobStep() {
-  const [today] = useState(businessToday);
+  // Unknown only before the configuration arrives; Next waits for it (useStepForm), so the year list is there.
+  const today = useBusinessToday();
   const form = useStepForm<DobValues>('dob', {
     defaultValues: () => ({ month: '', day: '', year: '', dob: '' }),
     toAnswers({ month, day, year }) {
-      const parsed = createDobPartsSchema(today).safeParse({ month, day, year });
+      const parsed = createDobPartsSchema(today ?? businessToday()).safeParse({ month, day, year });
       return parsed.success ? { dob: parsed.data } : new FieldRejection(fieldErrors(parsed.error));
     },
   });
@@ -102,7 +104,7 @@ export default function DobStep() {
                   {...field}
                   label="Year"
                   placeholder="Year"
-                  options={dobYearOptions(today)}
+                  options={today ? dobYearOptions(today) : []}
                   onValueChange={(value) => {
                     field.onValueChange(value);
                     keepDayValid({ month, day, year: value });

@@ -34,7 +34,8 @@ export default function LgnameStep() {
       ...(asksAmountOf(lead) ? { amount: Number(amount) } : {}),
     }),
   });
-  const asksAmount = asksAmountOf(form.lead);
+  // Not before the lead is known: most leads have an amount, so the prerendered page leaves the question out.
+  const asksAmount = form.leadLoaded && asksAmountOf(form.lead);
 
   return (
     <StepScreen step="lgname" form={form} onSubmit={() => form.submitStep()}>

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import * as z from 'zod';
-import { apiRequest } from '@/lib/api-client';
+import { apiRequest, lazySchema } from '@/lib/api-client';
 import { PUBLIC_CONFIG_QUERY_KEY } from '@/lib/public-config';
+
+const nothing = lazySchema(() => import('zod').then((z) => z.undefined()));
 
 /** DELETE /api/v1/lead — 'Start over': the BFF erases the unfinished draft and clears the session cookie. */
 export function abandonLead(): Promise<undefined> {
-  return apiRequest('/lead', z.undefined(), { method: 'DELETE' });
+  return apiRequest('/lead', nothing, { method: 'DELETE' });
 }
 
 /** Abandons the draft; nothing cached about it survives (the public configuration is about no one and stays). */

@@ -1,19 +1,18 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  LeadSummarySchema,
-  type CreateLeadRequest,
-  type DeepLinkLeadRequest,
-  type LeadSummary,
-} from '@funnel/contracts/api';
-import { apiRequest } from '@/lib/api-client';
+import type { CreateLeadRequest, DeepLinkLeadRequest, LeadSummary } from '@funnel/contracts/api';
+import { apiRequest, lazySchema } from '@/lib/api-client';
 import { PUBLIC_CONFIG_QUERY_KEY } from '@/lib/public-config';
 
 /**
  * POST /api/v1/lead — creates the visitor's lead from the landing form or a deep link; the BFF binds it to an
  * HttpOnly cookie and answers with the lead and the step to continue on.
  */
+const leadSummary = lazySchema(() =>
+  import('@funnel/contracts/api').then(({ LeadSummarySchema }) => LeadSummarySchema),
+);
+
 export function createLead(request: CreateLeadRequest | DeepLinkLeadRequest): Promise<LeadSummary> {
-  return apiRequest('/lead', LeadSummarySchema, { method: 'POST', body: request });
+  return apiRequest('/lead', leadSummary, { method: 'POST', body: request });
 }
 
 /**

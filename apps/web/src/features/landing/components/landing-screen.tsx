@@ -8,10 +8,11 @@ import { PageHeading } from '@/components/ui/page-heading';
 import { PageLoader } from '@/components/ui/page-loader';
 import { BRAND_NAME } from '@/config/brand';
 import { useLead } from '@/lib/get-lead';
+import { useHydrated } from '@/lib/hydration';
 import { describeError, postClientLog } from '@/lib/post-client-log';
 import { useCreateLead } from '../api/create-lead';
-import { readDeepLink } from '../utils/read-deep-link';
-import { readLandingParams } from '../utils/read-landing-params';
+import { carriesDeepLink } from '../utils/deep-link-params';
+import type { DeepLink } from '../utils/read-deep-link';
 import { isUnfinished } from '../utils/resume-route';
 import { LandingForm } from './landing-form';
 import { ResumeOffer } from './resume-offer';
@@ -33,15 +34,17 @@ export default function LandingScreen() {
   const navigate = useNavigate();
   const { mutate: createLead } = useCreateLead();
   // Read once: the effect below removes the deep link's parameters from the address bar straight away.
-  const [deepLink] = useState(() => readDeepLink(location.search));
-  const [landingParams] = useState(() => readLandingParams(location.search));
+  const [landingSearch] = useState(() => location.search);
+  const [hasDeepLink] = useState(() => carriesDeepLink(landingSearch));
+  // What the deep link carries, once read (its checks load with zod after hydration).
+  const [deepLink, setDeepLink] = useState<DeepLink>();
   const [deepLinkFailed, setDeepLinkFailed] = useState(false);
   const handled = useRef(false);
   const firstFieldRef = useRef<HTMLSelectElement>(null);
   const formRef = useRef<HTMLDivElement>(null);
   // A deep link always starts a new lead; anyone else may have one to continue. New visitors see the form while
   // the lead is read (a 404 for them), so the first screen never waits on it.
-  const lead = useLead({ enabled: !deepLink?.request });
+  const lead = useLead({ enabled: !hasDeepLink || (deepLink !== undefined && !deepLink.request) });
   const [startedOver, setStartedOver] = useState(false);
   const resumable = !startedOver && isUnfinished(lead.data) ? lead.data : undefined;
 
@@ -50,23 +53,35 @@ export default function LandingScreen() {
   }, [startedOver]);
 
   useEffect(() => {
-    if (!deepLink || handled.current) return;
+    if (!hasDeepLink || handled.current) return;
     handled.current = true;
-    void navigate({ search: deepLink.remainingSearch }, { replace: true });
-    if (!deepLink.request) return;
-    createLead(
-      { ...deepLink.request, landingParams },
-      {
-        onSuccess: (summary) => void navigate(`/${summary.nextStep}`, { replace: true }),
-        onError: (error) => {
-          setDeepLinkFailed(true);
-          postClientLog({ pretext: 'Deep link lead failed', text: describeError(error), type: 'error' });
-        },
+    const failed = (error: unknown) => {
+      setDeepLinkFailed(true);
+      postClientLog({ pretext: 'Deep link lead failed', text: describeError(error), type: 'error' });
+    };
+    void Promise.all([import('../utils/read-deep-link'), import('../utils/read-landing-params')]).then(
+      ([{ readDeepLink }, { readLandingParams }]) => {
+        const link = readDeepLink(landingSearch);
+        setDeepLink(link);
+        void navigate({ search: link?.remainingSearch ?? '' }, { replace: true });
+        if (!link?.request) return;
+        createLead(
+          { ...link.request, landingParams: readLandingParams(landingSearch) },
+          {
+            onSuccess: (summary) => void navigate(`/${summary.nextStep}`, { replace: true }),
+            onError: failed,
+          },
+        );
       },
+      failed,
     );
-  }, [deepLink, landingParams, navigate, createLead]);
+  }, [hasDeepLink, landingSearch, navigate, createLead]);
 
-  if (deepLink?.request && !deepLinkFailed) {
+  // The prerendered /start has no query: the render that hydrates it draws the plain form too.
+  const hydrated = useHydrated();
+
+  // A deep link's visitor waits here while it is read, and while its lead is made.
+  if (hydrated && hasDeepLink && !deepLinkFailed && (deepLink === undefined || deepLink.request)) {
     return <PageLoader fullPage message="Preparing your loan request…" />;
   }
 
@@ -93,8 +108,8 @@ export default function LandingScreen() {
               <ResumeOffer lead={resumable} onStartedOver={() => setStartedOver(true)} />
             ) : (
               <LandingForm
-                initialLoanReason={deepLink?.loanReason}
-                landingParams={landingParams}
+                initialLoanReason={hydrated ? deepLink?.loanReason : undefined}
+                landingSearch={landingSearch}
                 firstFieldRef={firstFieldRef}
               />
             )}

@@ -1,6 +1,11 @@
 import { DeepLinkLeadRequestSchema, type DeepLinkLeadRequest } from '@funnel/contracts/api';
 import { LoanReasonSchema, type LoanReason } from '@funnel/contracts/options';
 import { EmailSchema } from '@funnel/contracts/landing';
+import {
+  DEEP_LINK_EMAIL as EMAIL,
+  DEEP_LINK_LOAN_REASON as LOAN_REASON,
+  carriesDeepLink,
+} from './deep-link-params';
 
 export interface DeepLink {
   /** The lead to pre-fill, when the link carries a valid email and loan reason. */
@@ -11,9 +16,6 @@ export interface DeepLink {
   remainingSearch: string;
 }
 
-const EMAIL = 'email';
-const LOAN_REASON = 'loan_reason';
-
 /**
  * Reads a deep link `?email=&loan_reason=` (spec §2); `undefined` when the query has neither parameter. The caller
  * removes both from the address bar at once: an email address must not linger in history or be copied with the
@@ -22,7 +24,7 @@ const LOAN_REASON = 'loan_reason';
  */
 export function readDeepLink(search: string): DeepLink | undefined {
   const params = new URLSearchParams(search);
-  if (!params.has(EMAIL) && !params.has(LOAN_REASON)) return undefined;
+  if (!carriesDeepLink(search)) return undefined;
   const loanReason = LoanReasonSchema.safeParse(params.get(LOAN_REASON)?.trim().toUpperCase());
   const email = EmailSchema.safeParse(params.get(EMAIL) ?? '');
   const request =

@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { outcomeRoute, type LeadOutcome } from '@funnel/contracts/lead-outcome';
 import { isSessionExpired, useExpireSession } from '@/hooks/use-expire-session';
 import { useFreshLead } from '@/lib/get-lead';
+import { useHydrated } from '@/lib/hydration';
 import { readOutcomeRouteState, type OutcomeRouteState } from '@/lib/outcome-route-state';
 
 export interface ScreenOutcome {
@@ -23,7 +24,9 @@ export function useScreenOutcome(): ScreenOutcome {
   const { pathname, state } = useLocation();
   const navigate = useNavigate();
   const expireSession = useExpireSession();
-  const handed = useMemo(() => readOutcomeRouteState(state), [state]);
+  // History state is the browser's alone: the render that hydrates the prerendered screen reads none.
+  const hydrated = useHydrated();
+  const handed = useMemo(() => (hydrated ? readOutcomeRouteState(state) : undefined), [hydrated, state]);
   const lead = useFreshLead({ enabled: !handed });
   const alerted = useRef(false);
 

@@ -55,6 +55,8 @@ export default function DoNotSellPage() {
       <form
         ref={attachForm}
         className={styles.form}
+        // POST, never GET: answers typed on the page before the app loads must not end up in the address.
+        method="post"
         noValidate
         aria-label="Do not sell request"
         onSubmit={onSubmit}

@@ -27,6 +27,8 @@ export default function UnsubscribePage() {
       <form
         ref={attachForm}
         className={styles.form}
+        // POST, never GET: answers typed on the page before the app loads must not end up in the address.
+        method="post"
         noValidate
         aria-label="Unsubscribe request"
         onSubmit={onSubmit}

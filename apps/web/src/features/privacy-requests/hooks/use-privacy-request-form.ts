@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import type { DefaultValues } from 'react-hook-form';
 import type * as z from 'zod';
 import type { PrivacyRequestResult } from '@funnel/contracts/privacy';
-import { schemaResolver, useSchemaForm } from '@/components/form/use-schema-form';
+import { schemaResolver } from '@/components/form/schema-resolver';
+import { useSchemaForm } from '@/components/form/use-schema-form';
 import { ApiRequestError } from '@/lib/api-request-error';
 import { GENERIC_ERROR } from '@/lib/generic-error';
 

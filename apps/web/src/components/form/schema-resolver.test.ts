@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fieldErrors } from '@funnel/contracts/errors';
 import { getStep } from '@funnel/contracts/steps';
-import { FieldRejection, schemaResolver } from './use-schema-form';
+import { FieldRejection, schemaResolver } from './schema-resolver';
 
 /** What react-hook-form passes a resolver: no native validation, no field refs. */
 const OPTIONS = { fields: {}, shouldUseNativeValidation: false };

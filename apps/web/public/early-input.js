@@ -1,0 +1,75 @@
+/* global document, window, HTMLFormElement, requestAnimationFrame */
+// Loaded (async) by every page ahead of the app (docs/adr/0019-html-first-borrower-screens.md).
+//
+// A prerendered page paints from its HTML and asks for no code itself: its tag lists the app's code (`data-app`:
+// the entry, then every chunk the route needs), fetched here all at once once the page is painted, so nothing the
+// app needs competes with that paint and no chunk waits for another (no entry → router → lazy route waterfall).
+// "Painted" is the browser's own word for it: two frames after the last largest-contentful-paint entry (they come
+// once a frame is on screen; a larger element painted in a later frame brings another), or at once when the
+// visitor starts to interact. A browser that reports no such entries loads the code after the first frame; a page
+// that reports none (opened in a background tab) after 3 s.
+//
+// A borrower may type into the page and press Next before React has taken it over. The press is held here, not
+// sent: a plain form submission would reach the server with nothing to answer it. Once the app is there it makes
+// the same press again (src/app/early-input.ts); what was typed stays in the fields meanwhile.
+const code = document.currentScript?.dataset.app?.split(' ') ?? [];
+
+function loadApp() {
+  const [entry, ...chunks] = code;
+  // One insertion for all of them.
+  const tags = document.createDocumentFragment();
+  for (const href of chunks) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = href;
+    tags.append(link);
+  }
+  const script = document.createElement('script');
+  script.type = 'module';
+  script.crossOrigin = '';
+  script.src = entry;
+  tags.append(script);
+  document.head.append(tags);
+}
+
+let loaded = false;
+function loadOnce() {
+  if (loaded) return;
+  loaded = true;
+  loadApp();
+}
+
+/** Runs `then` after `frames` more frames have been rendered. */
+function afterFrames(frames, then) {
+  requestAnimationFrame(() => (frames > 1 ? afterFrames(frames - 1, then) : setTimeout(then, 0)));
+}
+
+if (code.length > 0) {
+  const LCP = 'largest-contentful-paint';
+  if (PerformanceObserver.supportedEntryTypes?.includes(LCP)) {
+    let painted = 0;
+    new PerformanceObserver(() => {
+      const entry = ++painted;
+      afterFrames(2, () => entry === painted && loadOnce());
+    }).observe({ type: LCP, buffered: true });
+  } else {
+    afterFrames(1, loadOnce);
+  }
+  for (const type of ['keydown', 'pointerdown', 'touchstart', 'focusin']) {
+    document.addEventListener(type, loadOnce, { capture: true, once: true, passive: true });
+  }
+  // A page opened in a background tab reports no paint: its code comes anyway.
+  setTimeout(loadOnce, 3000);
+}
+
+document.addEventListener(
+  'submit',
+  (event) => {
+    // Once the app has started hydrating, React holds and replays presses itself.
+    if (window.__appStarted || !(event.target instanceof HTMLFormElement)) return;
+    event.preventDefault();
+    window.__earlySubmit = event.target;
+  },
+  true,
+);
