@@ -21,7 +21,6 @@ export interface ContactDeletionDeps {
   archive?: { deleteConsents(leadIds: readonly string[]): Promise<number> };
   /** The system of record's event outbox (when configured): each erased lead's journey says it was erased. */
   events?: Pick<EventOutbox, 'append'>;
-  now?: () => Date;
 }
 
 /** The sealed answers an erasure opens: the email and phone whose index entries it drops. */
@@ -56,8 +55,8 @@ export class ContactDeletion {
     await this.deps.contactIndex.forget(contact);
 
     const requestId = await this.deps.suppression.recordDeletion(contact, { leadsDeleted, jobsRemoved });
-    const at = this.deps.now?.() ?? new Date();
-    for (const leadId of leadIds) await this.deps.events?.append(erasedEvent(leadId, requestId, at));
+    const at = new Date();
+    await this.deps.events?.append(...leadIds.map((leadId) => erasedEvent(leadId, requestId, at)));
     // Last: the rewrite must come after everything above has left Redis's memory.
     await this.deps.disk.markErased();
     return { requestId, leadsDeleted, jobsRemoved };
