@@ -256,7 +256,10 @@ export async function runFailover(short: boolean): Promise<boolean> {
     const funnelLoop = async () => {
       while (!stop) {
         borrowers += 1;
-        funnelLeadIds.push((await walkFunnelLead(bffUrl, borrowerLead(borrowers))).leadId);
+        // Writes are refused (503) until the old primary is back as a replica, which may take the full 150 s
+        // the scenario waits for it: a walk keeps starting over that long.
+        const walked = await walkFunnelLead(bffUrl, borrowerLead(borrowers), { retryForMs: 160_000 });
+        funnelLeadIds.push(walked.leadId);
       }
     };
     // A probe every 100 ms: a lead creation (a write the replica must confirm) and /readyz.

@@ -62,8 +62,11 @@ export async function sendPartnerLead(options: {
 export async function walkFunnelLead(
   baseUrl: string,
   body: Record<string, unknown>,
+  /** How long a walk keeps starting over (a Redis failover refuses writes until its replica is back). */
+  options: { retryForMs?: number } = {},
 ): Promise<{ leadId: string; cookie: string }> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
+  const giveUpAt = Date.now() + (options.retryForMs ?? 25_000);
+  for (;;) {
     try {
       const created = await fetch(`${baseUrl}/api/v1/lead`, {
         method: 'POST',
@@ -100,11 +103,10 @@ export async function walkFunnelLead(
         await sleep(500);
       }
     } catch (error) {
-      if (attempt === 49) throw error;
+      if (Date.now() >= giveUpAt) throw error;
       await sleep(500);
     }
   }
-  throw new Error('funnel lead never submitted');
 }
 
 /**
