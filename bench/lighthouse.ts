@@ -3,6 +3,9 @@
 // with that page added). Figures: median performance and accessibility scores, LCP, TBT and CLS over 5 runs,
 // interleaved. `BENCH_LIGHTHOUSE_DIR=<dir>` keeps every run's full report there (JSON), to read what costs the
 // score: the LCP element and its phases, render-blocking requests, long tasks, unused JavaScript.
+// `BENCH_LIGHTHOUSE_COMPARE=<dist>` also measures /start and /lgname of another build of the web app (another
+// commit's apps/web/dist) in the same runs, interleaved, served by a BFF of its own: an A/B on a shared machine,
+// where figures of separate runs differ more than most changes do.
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,6 +23,7 @@ const RUNS = smoke ? 1 : 5;
 const CHROMIUM = chromiumPath();
 const BASELINE_PAGE = 'bench-one-form.html';
 const REPORT_DIR = process.env.BENCH_LIGHTHOUSE_DIR;
+const COMPARE_DIST = process.env.BENCH_LIGHTHOUSE_COMPARE;
 /** The issue 26 goals besides the scores and the LCP ratio. */
 const TBT_GOAL_MS = 150;
 const CLS_GOAL = 0.05;
@@ -38,6 +42,8 @@ let reportCount = 0;
 const webCopy = mkdtempSync(path.join(tmpdir(), 'bench-web-'));
 cpSync(path.join(REPO_ROOT, 'apps/web/dist'), webCopy, { recursive: true });
 cpSync(path.join(REPO_ROOT, 'bench/baselines/one-form.html'), path.join(webCopy, BASELINE_PAGE));
+const compareCopy = COMPARE_DIST ? mkdtempSync(path.join(tmpdir(), 'bench-web-compare-')) : undefined;
+if (COMPARE_DIST && compareCopy) cpSync(COMPARE_DIST, compareCopy, { recursive: true });
 
 const chrome = await launch({
   chromePath: CHROMIUM,
@@ -58,10 +64,24 @@ try {
       await startBff({ redisUrl: redis.url, secrets: benchSecrets(), env: { WEB_DIST_DIR: webCopy } }),
     );
     const cookie = await createLeadSession(bff.url);
+    const compareBff = compareCopy
+      ? track(
+          await startBff({
+            redisUrl: redis.url,
+            secrets: benchSecrets(),
+            env: { WEB_DIST_DIR: compareCopy },
+          }),
+        )
+      : undefined;
+    const compareCookie = compareBff ? await createLeadSession(compareBff.url) : undefined;
 
-    const audit = async (pagePath: string, headers?: Record<string, string>): Promise<Run> => {
+    const audit = async (
+      pagePath: string,
+      headers?: Record<string, string>,
+      origin = bff.url,
+    ): Promise<Run> => {
       const result = await lighthouse(
-        `${bff.url}${pagePath}`,
+        `${origin}${pagePath}`,
         {
           port: chrome.port,
           output: 'json',
@@ -75,7 +95,8 @@ try {
       if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
       if (REPORT_DIR) {
         reportCount += 1;
-        const name = `${String(reportCount).padStart(2, '0')}${pagePath.replace(/[^a-z0-9]+/gi, '-')}.json`;
+        const build = origin === bff.url ? '' : '-compare';
+        const name = `${String(reportCount).padStart(2, '0')}${build}${pagePath.replace(/[^a-z0-9]+/gi, '-')}.json`;
         writeFileSync(path.join(REPORT_DIR, name), JSON.stringify(lhr));
       }
       return {
@@ -87,26 +108,32 @@ try {
       };
     };
 
-    const pages = {
+    const pages: Record<string, () => Promise<Run>> = {
       '/start': () => audit('/start'),
       '/lgname': () => audit('/lgname', { Cookie: cookie }),
       baseline: () => audit(`/${BASELINE_PAGE}`),
     };
-    const runs: Record<keyof typeof pages, Run[]> = { '/start': [], '/lgname': [], baseline: [] };
-    for (let i = 0; i < RUNS; i++) {
-      for (const [name, run] of Object.entries(pages)) runs[name as keyof typeof pages].push(await run());
+    if (compareBff && compareCookie) {
+      pages['/start (compared build)'] = () => audit('/start', undefined, compareBff.url);
+      pages['/lgname (compared build)'] = () => audit('/lgname', { Cookie: compareCookie }, compareBff.url);
     }
-    const baselineLcp = median(runs.baseline.map((r) => r.lcp));
-    for (const page of ['/start', '/lgname'] as const) {
-      const performance = median(runs[page].map((r) => r.performance));
-      const accessibility = median(runs[page].map((r) => r.accessibility));
-      const lcp = median(runs[page].map((r) => r.lcp));
-      const tbt = median(runs[page].map((r) => r.tbt));
-      const cls = median(runs[page].map((r) => r.cls));
+    const runs: Record<string, Run[]> = Object.fromEntries(Object.keys(pages).map((name) => [name, []]));
+    for (let i = 0; i < RUNS; i++) {
+      for (const [name, run] of Object.entries(pages)) runs[name]?.push(await run());
+    }
+    const baselineRuns = runs.baseline ?? [];
+    const baselineLcp = median(baselineRuns.map((r) => r.lcp));
+    for (const page of Object.keys(pages).filter((name) => name !== 'baseline')) {
+      const pageRuns = runs[page] ?? [];
+      const performance = median(pageRuns.map((r) => r.performance));
+      const accessibility = median(pageRuns.map((r) => r.accessibility));
+      const lcp = median(pageRuns.map((r) => r.lcp));
+      const tbt = median(pageRuns.map((r) => r.tbt));
+      const cls = median(pageRuns.map((r) => r.cls));
       report({
         measure: `Lighthouse mobile ${page}, median of ${RUNS}`,
         product: `perf ${performance}, a11y ${accessibility}, LCP ${fmt.ms(lcp)}, TBT ${fmt.ms(tbt)}, CLS ${cls.toFixed(3)}`,
-        baseline: `perf ${median(runs.baseline.map((r) => r.performance))}, LCP ${fmt.ms(baselineLcp)} (one-form page)`,
+        baseline: `perf ${median(baselineRuns.map((r) => r.performance))}, LCP ${fmt.ms(baselineLcp)} (one-form page)`,
         ratio: `LCP ${fmt.ratio(lcp / baselineLcp)}`,
         goal: `perf ≥ 95, a11y 100, LCP ≤ 1.5×, TBT ≤ ${TBT_GOAL_MS} ms, CLS ≤ ${CLS_GOAL}`,
         pass:
@@ -121,4 +148,5 @@ try {
 } finally {
   chrome.kill();
   rmSync(webCopy, { recursive: true, force: true });
+  if (compareCopy) rmSync(compareCopy, { recursive: true, force: true });
 }

@@ -4,16 +4,17 @@ import { RouterProvider } from 'react-router';
 import { App } from '@/app/app';
 import { createRouter, loadRoutesFor } from '@/app/router';
 import { startHydration } from '@/lib/hydration';
+import { nextTask } from '@/lib/next-task';
 import { createQueryClient } from '@/lib/query-client';
 import '@/styles/global.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks the #root element');
 
-function app() {
+function app(router = createRouter()) {
   return (
     <App queryClient={createQueryClient()}>
-      <RouterProvider router={createRouter()} />
+      <RouterProvider router={router} />
     </App>
   );
 }
@@ -27,16 +28,24 @@ if (container.firstElementChild === null) {
 } else {
   // A chunk that failed to download (a release replaced it) still hydrates: the router then loads the route
   // itself, shows its error screen if it must, and React redraws what differs instead of leaving a dead page.
-  void loadRoutesFor(window.location.pathname)
+  // Each step runs in a task of its own, so none is long: this module's imports (the framework) are evaluated
+  // in the first, the route's chunk in the next, then the router is made, then React starts hydrating.
+  void nextTask()
+    .then(() => loadRoutesFor(window.location.pathname))
     .catch(() => undefined)
+    .then(nextTask)
     .then(() => {
+      const router = createRouter();
+      return nextTask().then(() => router);
+    })
+    .then((router) => {
       // From here React holds and replays presses itself (public/early-input.js stops holding them).
       window.__appStarted = true;
       startHydration();
       // As a transition, React hydrates in slices of a few milliseconds and lets the browser run in between,
       // instead of one long task; a key pressed meanwhile makes it finish at once (React hydrates for the event).
       startTransition(() => {
-        hydrateRoot(container, app());
+        hydrateRoot(container, app(router));
       });
     });
 }

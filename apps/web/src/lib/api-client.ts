@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { ApiRequestError, NETWORK_FAILED } from './api-request-error';
+import { nextTask } from './next-task';
 
 /**
  * A schema, or how to load it. The first screen's requests pass loaders (`lazySchema`): zod and the contracts'
@@ -14,8 +15,13 @@ export function lazySchema<S extends z.ZodType>(load: () => Promise<S>): () => P
   return () => (loaded ??= load());
 }
 
+/**
+ * A loader is called in a task of its own: the first request is made while React commits the hydrated page, and
+ * asking for a chunk (Vite adds a `modulepreload` for each module it imports) is main-thread work that task need
+ * not carry.
+ */
 const resolveSchema = <S extends z.ZodType>(source: SchemaSource<S>): Promise<S> =>
-  typeof source === 'function' ? (source as () => Promise<S>)() : Promise.resolve(source);
+  typeof source === 'function' ? nextTask().then(source as () => Promise<S>) : Promise.resolve(source);
 
 interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

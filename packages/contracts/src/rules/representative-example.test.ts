@@ -119,4 +119,21 @@ describe('formatUsd', () => {
     expect(formatUsd(263750, { wholeDollars: true })).toBe('$2,638');
     expect(formatUsd(263749, { wholeDollars: true })).toBe('$2,637');
   });
+
+  it("writes what the browser's en-US currency format writes", () => {
+    const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+    const usdWhole = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: 'USD',
+      maximumFractionDigits: 0,
+    });
+    const samples = [
+      0, 1, 9, 99, 100, 149, 150, 999, 99_999, 100_000, 123_456_789, 50_000_050, -1, -150, -123_456,
+    ];
+    for (let cents = 0; cents < 300_000; cents += 7_919) samples.push(cents);
+    for (const cents of samples) {
+      expect(formatUsd(cents)).toBe(usd.format(cents / 100));
+      expect(formatUsd(cents, { wholeDollars: true })).toBe(usdWhole.format(Math.round(cents) / 100));
+    }
+  });
 });

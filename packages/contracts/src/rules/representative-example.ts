@@ -85,18 +85,17 @@ export function formatApr(aprPercent: number): string {
   return `${(Math.round(aprPercent * 10) / 10).toFixed(1)}%`;
 }
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-const usdWhole = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 0,
-  maximumFractionDigits: 0,
-});
-
 /**
  * Formats cents as US dollars: 21979 → '$219.79'. With `wholeDollars`, rounds half up to the dollar as the
- * spec prints totals: 263748 → '$2,637'.
+ * spec prints totals: 263748 → '$2,637'. The same text as `Intl.NumberFormat('en-US', { style: 'currency' })`,
+ * written out: the first currency formatter a page makes loads the browser's number-format data, tens of
+ * milliseconds of main thread on a phone, and the Rates & Fees wording on every first screen needs it while the
+ * page hydrates (docs/adr/0019-html-first-borrower-screens.md).
  */
 export function formatUsd(cents: number, { wholeDollars = false }: { wholeDollars?: boolean } = {}): string {
-  return (wholeDollars ? usdWhole : usd).format(cents / 100);
+  const sign = cents < 0 ? '-' : '';
+  const rounded = wholeDollars ? Math.round(Math.abs(cents) / 100) * 100 : Math.round(Math.abs(cents));
+  const dollars = String(Math.floor(rounded / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  if (wholeDollars) return `${sign}$${dollars}`;
+  return `${sign}$${dollars}.${String(rounded % 100).padStart(2, '0')}`;
 }
