@@ -3,6 +3,7 @@ import { createBrowserRouter, matchRoutes, replace, type RouteObject } from 'rea
 import type { StepName } from '@funnel/contracts/steps';
 import type { FunnelRouteHandle } from '@/features/funnel/utils/funnel-route-handle';
 import { PageLoader } from '@/components/ui/page-loader';
+import { nextTask } from '@/lib/next-task';
 import { applyAliasLoader } from './apply-aliases';
 import { NotFoundScreen } from './not-found-screen';
 import { RootFallback, RootLayout } from './root-layout';
@@ -57,10 +58,25 @@ const STEP_SCREENS: Record<StepName, () => Promise<ScreenModule>> = {
   ssn: () => import('@/features/funnel/steps/ssn-step'),
 };
 
+/**
+ * The contracts' step registry, which every funnel screen imports, is evaluated in tasks of its own before the
+ * screen's code: zod with the answer options' schemas (`options`), then every step's schema and the phone
+ * number metadata (`steps`). Together they were one long task while a step's page hydrated
+ * (docs/adr/0019-html-first-borrower-screens.md).
+ */
+const stepRegistryFirst =
+  (load: () => Promise<ScreenModule>): (() => Promise<ScreenModule>) =>
+  () =>
+    import('@funnel/contracts/options')
+      .then(nextTask)
+      .then(() => import('@funnel/contracts/steps'))
+      .then(nextTask)
+      .then(load);
+
 const stepRoutes: RouteObject[] = (Object.keys(STEP_SCREENS) as StepName[]).map((step) => ({
   path: step,
   handle: { step } satisfies FunnelRouteHandle,
-  lazy: screen(`src/features/funnel/steps/${step}-step.tsx`, STEP_SCREENS[step]),
+  lazy: screen(`src/features/funnel/steps/${step}-step.tsx`, stepRegistryFirst(STEP_SCREENS[step])),
 }));
 
 const matchingScreen = screen(
@@ -94,7 +110,7 @@ const routes: RouteObject[] = [
       {
         lazy: screen(
           'src/features/funnel/components/funnel-layout.tsx',
-          () => import('@/features/funnel/components/funnel-layout'),
+          stepRegistryFirst(() => import('@/features/funnel/components/funnel-layout')),
         ),
         children: [
           ...stepRoutes,
