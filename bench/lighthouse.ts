@@ -15,6 +15,7 @@ import { smoke } from './lib/bench-options.js';
 import { createLeadSession } from './lib/funnel-client.js';
 import { REPO_ROOT, withServices } from './lib/processes.js';
 import { fmt, report } from './lib/report.js';
+import { threadTimeTbt } from './lib/thread-time-tbt.js';
 import { benchSecrets, startBff, startRedis } from './lib/services.js';
 import { median } from './lib/stats.js';
 import { chromiumPath } from '../scripts/chromium.mjs';
@@ -33,6 +34,8 @@ interface Run {
   accessibility: number;
   lcp: number;
   tbt: number;
+  /** TBT from the trace's thread time (lib/thread-time-tbt.ts): less swayed by other load on the machine. */
+  threadTbt: number;
   cls: number;
 }
 
@@ -104,6 +107,10 @@ try {
         accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
         lcp: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN,
         tbt: lhr.audits['total-blocking-time']?.numericValue ?? NaN,
+        threadTbt: threadTimeTbt(
+          (result.artifacts as { Trace?: { traceEvents: Parameters<typeof threadTimeTbt>[0] } }).Trace
+            ?.traceEvents ?? [],
+        ),
         cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN,
       };
     };
@@ -129,11 +136,12 @@ try {
       const accessibility = median(pageRuns.map((r) => r.accessibility));
       const lcp = median(pageRuns.map((r) => r.lcp));
       const tbt = median(pageRuns.map((r) => r.tbt));
+      const threadTbt = median(pageRuns.map((r) => r.threadTbt));
       const cls = median(pageRuns.map((r) => r.cls));
       report({
         measure: `Lighthouse mobile ${page}, median of ${RUNS}`,
-        product: `perf ${performance}, a11y ${accessibility}, LCP ${fmt.ms(lcp)}, TBT ${fmt.ms(tbt)}, CLS ${cls.toFixed(3)}`,
-        baseline: `perf ${median(baselineRuns.map((r) => r.performance))}, LCP ${fmt.ms(baselineLcp)} (one-form page)`,
+        product: `perf ${performance}, a11y ${accessibility}, LCP ${fmt.ms(lcp)}, TBT ${fmt.ms(tbt)} (from thread time ${fmt.ms(threadTbt)}), CLS ${cls.toFixed(3)}`,
+        baseline: `perf ${median(baselineRuns.map((r) => r.performance))}, LCP ${fmt.ms(baselineLcp)}, TBT ${fmt.ms(median(baselineRuns.map((r) => r.tbt)))} (one-form page)`,
         ratio: `LCP ${fmt.ratio(lcp / baselineLcp)}`,
         goal: `perf ≥ 95, a11y 100, LCP ≤ 1.5×, TBT ≤ ${TBT_GOAL_MS} ms, CLS ≤ ${CLS_GOAL}`,
         pass:
