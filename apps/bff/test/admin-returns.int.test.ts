@@ -9,6 +9,7 @@ import { recordEvents } from '@funnel/db/record-events';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { soldLeadEvents } from '@funnel/testing/sold-lead';
 import { buyerKey, writePrimeBuyersFile } from './buyer-keys.js';
+import { operatorCookies } from './operator-cookies.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
 const NOW = new Date('2026-11-20T15:00:00.000Z');
@@ -21,7 +22,7 @@ describe('returns in the operator console (issue 33): managers decide, each deci
   const folder = mkdtempSync(path.join(tmpdir(), 'returns-console-'));
   let db: Kysely<Database>;
   let t: TestApp;
-  const cookies = new Map<OperatorRole, string>();
+  let cookies: Map<OperatorRole, string>;
   const returnIds = new Map<string, string>();
 
   function as(role: OperatorRole, method: 'GET' | 'POST', route: string, payload?: object) {
@@ -68,13 +69,7 @@ describe('returns in the operator console (issue 33): managers decide, each deci
       expect(filed.json().status, filed.body).toBe('pending');
       returnIds.set(leadId, filed.json().returnId);
     }
-    for (const role of ['viewer', 'manager', 'admin'] as const) {
-      const session = await t.app.operatorSessions.start(
-        { accountId: `${role}-r`, email: `${role}@returns.example`, role },
-        Date.now(),
-      );
-      cookies.set(role, `funnel_operator=${session}`);
-    }
+    cookies = await operatorCookies(t.app, 'returns.example');
   });
   afterAll(async () => {
     await t.close();

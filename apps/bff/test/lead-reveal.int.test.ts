@@ -5,6 +5,7 @@ import { migrate, openDatabase, type Database } from '@funnel/db/database';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { submittedLead } from './complete-lead.js';
 import { FUNNEL_NOW } from './funnel-answers.js';
+import { operatorCookies } from './operator-cookies.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
 const TOKEN = 'operator-'.padEnd(40, 'r');
@@ -17,7 +18,7 @@ describe("revealing a lead's masked answer (issue 33): admins only, for a reason
   let db: Kysely<Database>;
   let t: TestApp;
   let leadId: string;
-  const cookies = new Map<OperatorRole, string>();
+  let cookies: Map<OperatorRole, string>;
 
   async function reveal(role: OperatorRole, payload: Record<string, unknown>, id = leadId) {
     const response = await t.app.inject({
@@ -34,13 +35,7 @@ describe("revealing a lead's masked answer (issue 33): admins only, for a reason
     await migrate(db, schema);
     t = await startTestApp({ now: () => FUNNEL_NOW, env: { DATABASE_URL: url, ADMIN_API_TOKEN: TOKEN } });
     ({ id: leadId } = await submittedLead(t.app));
-    for (const role of ['viewer', 'manager', 'admin'] as const) {
-      const session = await t.app.operatorSessions.start(
-        { accountId: `${role}-1`, email: `${role}@ops.example`, role },
-        Date.now(),
-      );
-      cookies.set(role, `funnel_operator=${session}`);
-    }
+    cookies = await operatorCookies(t.app, 'ops.example');
   });
   afterAll(async () => {
     await t.close();

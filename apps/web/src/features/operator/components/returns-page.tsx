@@ -17,6 +17,11 @@ const STATUS_OPTIONS = RETURN_STATUSES.map((value) => ({
   label: value === 'pending' ? 'Waiting for a decision' : value === 'approved' ? 'Approved' : 'Rejected',
 }));
 
+const DECISIONS = [
+  ['approve', 'Approve'],
+  ['reject', 'Reject'],
+] as const;
+
 const minute = (iso: string) => iso.replace('T', ' ').slice(0, 16);
 const words = (code: string) => code.replaceAll('_', ' ');
 
@@ -54,22 +59,17 @@ export function ReturnsPage() {
       cell: (r) =>
         r.status === 'pending' ? (
           <span className={leads.decisions}>
-            <Button
-              variant="link"
-              aria-label={`Approve the return of ${r.leadId}`}
-              disabled={decide.isPending}
-              onClick={() => decide.mutate({ returnId: r.returnId, decision: 'approve' })}
-            >
-              Approve
-            </Button>
-            <Button
-              variant="link"
-              aria-label={`Reject the return of ${r.leadId}`}
-              disabled={decide.isPending}
-              onClick={() => decide.mutate({ returnId: r.returnId, decision: 'reject' })}
-            >
-              Reject
-            </Button>
+            {DECISIONS.map(([decision, label]) => (
+              <Button
+                key={decision}
+                variant="link"
+                aria-label={`${label} the return of ${r.leadId}`}
+                disabled={decide.isPending}
+                onClick={() => decide.mutate({ returnId: r.returnId, decision })}
+              >
+                {label}
+              </Button>
+            ))}
           </span>
         ) : (
           decidedWords(r)
@@ -79,16 +79,25 @@ export function ReturnsPage() {
     {
       label: 'Reason',
       text: true,
-      cell: (r) => (r.note ? `${words(r.reason)}: “${r.note}”` : words(r.reason)),
+      cell: (r) => (
+        <span className={leads.wrapping}>{r.note ? `${words(r.reason)}: “${r.note}”` : words(r.reason)}</span>
+      ),
     },
     { label: 'Price', cell: (r) => formatMoney(r.price) },
-    { label: 'Filed', cell: (r) => minute(r.filedAt), text: true },
     {
-      label: 'Window closes',
+      label: 'Filed',
       text: true,
-      cell: (r) => `${minute(r.windowClosesAt)} (sold ${r.soldAt.slice(0, 10)})`,
+      cell: (r) => <span className={leads.narrow}>{minute(r.filedAt)}</span>,
     },
-    { label: 'Cap', cell: (r) => r.cap, text: true },
+    {
+      label: 'Window and cap',
+      text: true,
+      cell: (r) => (
+        <span className={leads.wrapping}>
+          {`Closes ${minute(r.windowClosesAt)} (sold ${r.soldAt.slice(0, 10)}); cap ${r.cap}`}
+        </span>
+      ),
+    },
   ];
 
   return (
