@@ -166,6 +166,7 @@ describe('operator sign-in through OpenID Connect', () => {
       .where('outcome', '=', 'denied')
       .executeTakeFirstOrThrow();
     expect(entry.details).toEqual({ reason: 'no-role' });
+    expect(entry.actor).toBe('linus@example.com');
   });
 
   it("refuses an answer that does not carry this browser's state", async () => {
