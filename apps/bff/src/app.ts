@@ -59,7 +59,7 @@ export interface AppOptions {
    * bench sets it, to measure today's set against the older sensitive-only one in the same run.
    */
   sealedFields?: (field: string) => boolean;
-  /** False only in the audit bench (bench/operator-audit.ts), to measure what the audit log costs a request. */
+  /** False only in the audit bench (bench/audit-cost.ts), to measure what the audit log costs a request. */
   operatorAudit?: boolean;
 }
 
