@@ -195,7 +195,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             )
           : undefined;
       if (oidc) await api.register(operatorOidcRoutes, { signIn: oidc, secure: env.COOKIE_SECURE });
-      await api.register(operatorSessionRoutes, { oidc: oidc !== undefined, now });
+      await api.register(operatorSessionRoutes, {
+        oidc: oidc !== undefined,
+        oidcProvider: env.OIDC_PROVIDER_NAME,
+        now,
+      });
       await api.register(operatorAccountRoutes, { db, now });
       await api.register(reportRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
       await api.register(leadJourneyRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });

@@ -51,6 +51,7 @@ describe('operator sign-in through OpenID Connect', () => {
         OIDC_CLIENT_SECRET: CLIENT.clientSecret,
         OIDC_REDIRECT_URL: REDIRECT,
         OIDC_ROLE_MAP: 'funnel-viewers=viewer,funnel-admins=admin',
+        OIDC_PROVIDER_NAME: 'Example Identity',
         OIDC_ALLOW_HTTP: 'true',
         RATE_LIMIT_MAX: '100000',
       },
@@ -128,6 +129,7 @@ describe('operator sign-in through OpenID Connect', () => {
     expect(await whoAmI(session.value)).toMatchObject({
       signedIn: true,
       oidc: true,
+      oidcProvider: 'Example Identity',
       account: { email: 'grace@example.com', displayName: 'Grace Hopper', role: 'admin' },
     });
     const row = await db

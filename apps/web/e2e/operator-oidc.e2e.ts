@@ -18,7 +18,7 @@ import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgre
 import { freePort, startHarness, type Harness } from './harness';
 import { assertAccessible, collectPageErrors } from './page-checks';
 
-const OIDC_LINK = 'Sign in with your organisation’s account';
+const OIDC_LINK = 'Sign in with Example Identity';
 const people: Record<string, OidcPerson> = {
   grace: {
     email: 'grace@example.com',
@@ -55,6 +55,7 @@ before(async () => {
       OIDC_CLIENT_SECRET: client.clientSecret,
       OIDC_REDIRECT_URL: redirectUri,
       OIDC_ROLE_MAP: 'funnel-viewers=viewer,funnel-admins=admin',
+      OIDC_PROVIDER_NAME: 'Example Identity',
       OIDC_ALLOW_HTTP: 'true',
     },
   });
