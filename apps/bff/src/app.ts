@@ -35,6 +35,7 @@ import buyerApiRoutes from './routes/buyer-api.js';
 import { openDatabase } from '@funnel/db/database';
 import { deleteConsents } from '@funnel/db/consent-archive';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
+import { replicaWaitOf } from '@funnel/server-runtime/replica-wait';
 import clientLogRoutes from './routes/client-logs.js';
 import crossSellRoutes from './routes/cross-sell.js';
 import healthRoutes from './routes/health.js';
@@ -154,7 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(partnerAuth, { keys: env.PARTNER_API_KEYS });
 
-  await app.register(healthRoutes);
+  await app.register(healthRoutes, { replicaWait: replicaWaitOf(env) });
   await app.register(queueDashboard, {
     token: env.ADMIN_API_TOKEN,
     keyPrefix: env.REDIS_KEY_PREFIX,
