@@ -60,7 +60,7 @@ export interface AppOptions {
    * bench sets it, to measure today's set against the older sensitive-only one in the same run.
    */
   sealedFields?: (field: string) => boolean;
-  /** False only in the audit bench (bench/operator-audit.ts), to measure what the audit log costs a request. */
+  /** False only in the audit bench (bench/audit-cost.ts), to measure what the audit log costs a request. */
   operatorAudit?: boolean;
 }
 
@@ -196,7 +196,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             )
           : undefined;
       if (oidc) await api.register(operatorOidcRoutes, { signIn: oidc, secure: env.COOKIE_SECURE });
-      await api.register(operatorSessionRoutes, { oidc: oidc !== undefined, now });
+      await api.register(operatorSessionRoutes, {
+        oidc: oidc !== undefined,
+        oidcProvider: env.OIDC_PROVIDER_NAME,
+        now,
+      });
       await api.register(operatorAccountRoutes, { db, now });
       await api.register(reportRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
       await api.register(leadJourneyRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
