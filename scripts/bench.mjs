@@ -22,6 +22,7 @@ const SCRIPTS = [
   'auction',
   'system-of-record',
   'capacity',
+  'audit-cost',
   'lighthouse',
 ].filter((name) => only.length === 0 || only.includes(name));
 

@@ -9,14 +9,16 @@ import { AuditPage } from './audit-page';
 import LeadJourneyPage from './lead-journey-page';
 import LeadSearchPage from './lead-search-page';
 import { ReportsDashboard } from './reports-dashboard';
+import { ReturnsPage } from './returns-page';
 import { SecurityPage } from './security-page';
 import { SetupForm } from './setup-form';
 import { SignInForm } from './sign-in-form';
 import styles from './operator.module.css';
 
-/** The console's pages; an admin's are not even linked for the other roles (the BFF refuses them with 403). */
+/** The console's pages; a manager's or an admin's are not even linked for lower roles (the BFF answers 403). */
 function ConsoleNav({ account }: { account: OperatorMe }) {
   const admin = roleAllows(account.role, 'admin');
+  const manager = roleAllows(account.role, 'manager');
   const link = ({ isActive }: { isActive: boolean }) =>
     isActive ? `${styles.navLink} ${styles.active}` : styles.navLink;
   return (
@@ -27,6 +29,11 @@ function ConsoleNav({ account }: { account: OperatorMe }) {
       <NavLink to="/operator/leads" className={link}>
         Leads
       </NavLink>
+      {manager && (
+        <NavLink to="/operator/returns" className={link}>
+          Returns
+        </NavLink>
+      )}
       {admin && (
         <NavLink to="/operator/accounts" className={link}>
           Accounts
@@ -46,7 +53,7 @@ function ConsoleNav({ account }: { account: OperatorMe }) {
 
 /**
  * `/operator/*`: the operators' console (ADR 0010, ADR 0021): the reports, the lead search and a lead's journey
- * (`/operator/leads`, `/operator/leads/:leadId`), and for admins the accounts and the audit log. A lazy route of its own, outside the borrower's
+ * (`/operator/leads`, `/operator/leads/:leadId`), for managers the returns, and for admins the accounts and the audit log. A lazy route of its own, outside the borrower's
  * site frame, so none of it (nor the chart library) is in the borrower's bundle. Each person signs in with their
  * own account; what the page offers follows their role.
  */
@@ -65,13 +72,15 @@ export default function OperatorPage() {
         The server could not be reached. Please reload the page.
       </p>
     );
-  } else if (!account) body = <SignInForm oidc={session.data?.oidc === true} />;
+  } else if (!account)
+    body = <SignInForm oidc={session.data?.oidc === true} provider={session.data?.oidcProvider} />;
   else {
     body = (
       <Routes>
         <Route index element={<ReportsDashboard />} />
         <Route path="leads" element={<LeadSearchPage />} />
         <Route path="leads/:leadId" element={<LeadJourneyPage />} />
+        <Route path="returns" element={<ReturnsPage />} />
         <Route path="accounts" element={<AccountsPage me={account} />} />
         <Route path="audit" element={<AuditPage />} />
         <Route path="security" element={<SecurityPage me={account} />} />
