@@ -26,13 +26,16 @@ function periodStart(period: ReturnPolicy['cap']['period'], at: RawBuilder<unkno
 
 /**
  * Whether one more return of `sale` stays under the buyer's cap: of the buyer's sales in the sale's calendar
- * period, at most `count` returned (approved or waiting) and at most `percent` % of them, rounded down.
+ * period, at most `count` returned (approved or waiting; a rejected or reversed return does not count) and at
+ * most `percent` % of them, rounded down.
  */
-async function capRefusal(
+export async function capRefusal(
   trx: Transaction<Database>,
   sale: Sale,
   cap: ReturnPolicy['cap'],
   timeZone: string,
+  /** Who reads the refusal: the buyer (`you`) or an operator (the buyer by its id). */
+  reader: 'buyer' | 'operator' = 'buyer',
 ): Promise<BuyerRequestRefusal | undefined> {
   const start = periodStart(cap.period, sql`${sale.soldAt}::timestamptz`, timeZone);
   const { rows } = await sql<{ sales: string; returns: string; period_from: string }>`
@@ -41,7 +44,7 @@ async function capRefusal(
         where buyer = ${sale.buyer} and result = 'sold'
           and ${periodStart(cap.period, sql.ref('at'), timeZone)} = ${start}) as sales,
       (select count(*) from sale_returns
-        where buyer = ${sale.buyer} and status <> 'rejected'
+        where buyer = ${sale.buyer} and status in ('approved', 'pending')
           and ${periodStart(cap.period, sql.ref('sold_at'), timeZone)} = ${start}) as returns,
       to_char(${start}, 'YYYY-MM-DD') as period_from`.execute(trx);
   const sales = Number(rows[0]!.sales);
@@ -54,8 +57,9 @@ async function capRefusal(
   return {
     refused: 'cap_reached',
     message:
-      `The return cap is reached: ${returns} of the ${sales} leads sold to you in the ${cap.period} from ` +
-      `${rows[0]!.period_from} are returned already, and your terms allow ${capTerms(cap)}.`,
+      `The return cap is reached: ${returns} of the ${sales} leads sold to ` +
+      `${reader === 'buyer' ? 'you' : sale.buyer} in the ${cap.period} from ${rows[0]!.period_from} are ` +
+      `returned already, and ${reader === 'buyer' ? 'your' : 'its'} terms allow ${capTerms(cap)}.`,
   };
 }
 
@@ -81,7 +85,7 @@ function returnOf(row: {
   };
 }
 
-async function readReturn(trx: Transaction<Database>, returnId: string): Promise<BuyerReturn> {
+export async function readReturn(trx: Transaction<Database>, returnId: string): Promise<BuyerReturn> {
   return returnOf(
     await trx
       .selectFrom('sale_returns')

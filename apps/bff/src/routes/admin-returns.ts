@@ -7,10 +7,12 @@ import {
   ReturnDecisionSchema,
   ReturnQueueQuerySchema,
   ReturnQueueSchema,
+  ReturnReversalSchema,
 } from '@funnel/contracts/buyer-api';
 import { capTerms, returnPolicyOf, type BuyersFile } from '@funnel/contracts/buyers';
 import type { Database } from '@funnel/db/database';
 import { decideReturn, listReturns } from '@funnel/db/buyer-returns';
+import { reverseReturn } from '@funnel/db/return-reversals';
 import { operatorRoute } from '../admin/operator-route.js';
 import { HttpError } from '../http-error.js';
 import { readSystemOfRecord } from '../system-of-record/read-system-of-record.js';
@@ -19,6 +21,8 @@ export interface AdminReturnRoutesOptions {
   db: Kysely<Database> | undefined;
   /** The buyers file: each buyer's return window and cap (defaults for a buyer it does not list). */
   buyers: BuyersFile | undefined;
+  /** The business time zone, for a buyer file without one: the cap's calendar periods. */
+  timeZone: string;
   now: () => Date;
 }
 
@@ -26,7 +30,7 @@ const DAY_MS = 86_400_000;
 
 /**
  * The operator's side of buyers' returns (ADR 0020, ADR 0021): the returns by status with each buyer's window
- * and cap, and a manager's decision on a queued one, each audited.
+ * and cap, a manager's decision on a queued one, and the reversal of a decided one, each audited.
  */
 const adminReturnRoutes: FastifyPluginAsyncZod<AdminReturnRoutesOptions> = async (app, options) => {
   const policies = new Map(options.buyers?.buyers.map((buyer) => [buyer.id, returnPolicyOf(buyer)]));
@@ -100,6 +104,52 @@ const adminReturnRoutes: FastifyPluginAsyncZod<AdminReturnRoutesOptions> = async
         );
       }
       if (result.value.status === 'approved') await app.leadJobs.payoutReversal(result.value.leadId);
+      return result.value;
+    },
+  );
+
+  app.post(
+    '/admin/returns/:returnId/reverse',
+    operatorRoute(
+      'manager',
+      'returns.reverse',
+      {
+        summary: 'Reverse a decided return',
+        description:
+          'Approved → reversed: the sale stands again (its revenue counts, the return leaves the buyer’s cap ' +
+          'and record) and the affiliate’s payout, when it was taken back, is restored (an affiliate told of ' +
+          'the reversal by postback is told `return_reversed`). Rejected → approved: as an approval, when the ' +
+          'sale’s return window is still open and the buyer’s cap allows it. Only while the window is open; ' +
+          'a reversed return is final. 409 with `fields.reason` saying why a return cannot be reversed.',
+        params: z.object({ returnId: z.string().max(100) }),
+        body: ReturnReversalSchema,
+        response: {
+          200: BuyerReturnSchema,
+          400: ApiErrorSchema,
+          404: ApiErrorSchema,
+          409: ApiErrorSchema,
+          503: ApiErrorSchema,
+        },
+      },
+      ['returnId', 'reason'],
+    ),
+    async (request) => {
+      const result = await readSystemOfRecord(options.db, 'Returns', request.log, (db) =>
+        reverseReturn(db, {
+          returnId: request.params.returnId,
+          reason: request.body.reason,
+          policyOf,
+          timeZone: options.buyers?.timeZone ?? options.timeZone,
+          now: options.now(),
+        }),
+      );
+      if (!result) throw new HttpError(404, 'NOT_FOUND', 'No return has this id.');
+      if (!result.reversed) {
+        throw new HttpError(409, 'CONFLICT', result.message, { reason: result.message });
+      }
+      const { leadId } = result.value;
+      if (result.from === 'approved') await app.leadJobs.payoutRestore(leadId);
+      else await app.leadJobs.payoutReversal(leadId);
       return result.value;
     },
   );
