@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
@@ -14,23 +12,7 @@ import { createAffiliatePostbackNotifier } from '../src/final-outcome/affiliate-
 import { createAffiliatePostbackProcessor } from '../src/final-outcome/affiliate-postback-processor.js';
 import { WebhookSender } from '../src/final-outcome/webhook-sender.js';
 import { Pipeline, startSandbox } from './pipeline-fixture.js';
-
-/** An affiliate's postback endpoint: a real HTTP server recording every request URL, answering from a script. */
-async function startReceiver(answers: number[]) {
-  const urls: string[] = [];
-  const server: Server = createServer((request, response) => {
-    urls.push(request.url ?? '');
-    response.statusCode = answers[urls.length - 1] ?? 200;
-    response.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    urls,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import { startReceiver, until } from './postback-receiver.js';
 
 /** The attribution an affiliate's visitor arrived with: every value a macro reads, some needing encoding. */
 const TRACKING = {
@@ -47,16 +29,6 @@ const TRACKING = {
 const TEMPLATE =
   '/pb?cid={click_id}&lead={lead_id}&status={outcome}&payout={payout}&s1={sub1}&s2={sub2}&s3={sub3}' +
   '&s4={sub4}&s5={sub5}&src={utm_source}&ts={timestamp}';
-
-async function until<T>(read: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('affiliate postbacks', () => {
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;

@@ -1,0 +1,33 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** An affiliate's postback endpoint: a real HTTP server recording every request URL, answering from a script. */
+export async function startReceiver(answers: number[]) {
+  const urls: string[] = [];
+  const server: Server = createServer((request, response) => {
+    urls.push(request.url ?? '');
+    response.statusCode = answers[urls.length - 1] ?? 200;
+    response.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    urls,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** `read()` once it gives a value, polled every 50 ms for up to `timeoutMs`. */
+export async function until<T>(
+  read: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
