@@ -19,7 +19,7 @@ const STATUS_LABELS: Record<ReturnStatus, string> = {
   pending: 'Waiting for a decision',
   approved: 'Approved',
   rejected: 'Rejected',
-  reversed: 'Reversed (the sale stands)',
+  reversed: 'Reversed',
 };
 const STATUS_OPTIONS = RETURN_STATUSES.map((value) => ({ value, label: STATUS_LABELS[value] }));
 

@@ -37,7 +37,10 @@ export function ReverseReturnPanel({ row, onClose }: { row: ReturnQueueRow; onCl
     return (
       <section className={styles.section} aria-labelledby="reverse-return-heading">
         <h2 id="reverse-return-heading">Return reversed</h2>
-        <p role="status">{`The return of ${reverse.data.leadId} is now ${reverse.data.status}.`}</p>
+        <p
+          role="status"
+          className={leads.leadId}
+        >{`The return of ${reverse.data.leadId} is now ${reverse.data.status}.`}</p>
         <Button variant="link" onClick={onClose}>
           Close
         </Button>
@@ -46,7 +49,10 @@ export function ReverseReturnPanel({ row, onClose }: { row: ReturnQueueRow; onCl
   }
   return (
     <section className={styles.section} aria-labelledby="reverse-return-heading">
-      <h2 id="reverse-return-heading">{`Reverse the ${from} return of ${row.leadId}`}</h2>
+      <h2
+        id="reverse-return-heading"
+        className={leads.leadId}
+      >{`Reverse the ${from} return of ${row.leadId}`}</h2>
       <p>{EFFECT[from]} A reversal is final.</p>
       <form className={leads.searchForm} onSubmit={submit} noValidate aria-label="Reverse the return">
         <TextField
