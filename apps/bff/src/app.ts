@@ -204,7 +204,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(operatorAccountRoutes, { db, now });
       await api.register(reportRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
       await api.register(leadJourneyRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
-      await api.register(adminReturnRoutes, { db, buyers: env.BUYERS, timeZone: env.BUSINESS_TIME_ZONE, now });
+      await api.register(adminReturnRoutes, {
+        db,
+        buyers: env.BUYERS,
+        timeZone: env.BUSINESS_TIME_ZONE,
+        now,
+      });
       await api.register(buyerApiRoutes, {
         db,
         keys: env.BUYER_API_KEYS,

@@ -123,7 +123,9 @@ describe('returns in the operator console (issue 33): managers decide, each deci
     ]);
     const bad = await as('manager', 'GET', 'returns?status=lost');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.fields.status).toBe('status must be one of: approved, pending, rejected, reversed.');
+    expect(bad.json().error.fields.status).toBe(
+      'status must be one of: approved, pending, rejected, reversed.',
+    );
   });
 
   it("approves one and rejects the other, each in the lead's journey and the audit log by that manager", async () => {

@@ -1,18 +1,14 @@
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
 import { AffiliatePostbacksSchema, type AffiliatePostbacks } from '@funnel/contracts/postbacks';
 import { SAMPLE_LEAD } from '@funnel/contracts/sample-lead';
 import { DUPLICATE_REASON } from '@funnel/contracts/lead-outcome';
 import { EventOutbox } from '@funnel/lead-store/event-outbox';
-import { startQueueWorker } from '@funnel/server-runtime/job-queue';
 import { createAffiliatePostbackNotifier } from '../src/final-outcome/affiliate-postback-notifier.js';
-import { createAffiliatePostbackProcessor } from '../src/final-outcome/affiliate-postback-processor.js';
 import { WebhookSender } from '../src/final-outcome/webhook-sender.js';
 import { Pipeline, startSandbox } from './pipeline-fixture.js';
-import { startReceiver, until } from './postback-receiver.js';
+import { startPostbackQueueWorker, startReceiver, until } from './postback-receiver.js';
 
 /** The attribution an affiliate's visitor arrived with: every value a macro reads, some needing encoding. */
 const TRACKING = {
@@ -45,27 +41,8 @@ describe('affiliate postbacks', () => {
   const answers: number[] = [];
   let notifyAffiliate: (leadId: string) => Promise<void>;
 
-  function startPostbackWorker(events?: EventOutbox) {
-    const logger = pino({ level: 'silent' });
-    return startQueueWorker(
-      JOBS.affiliatePostback,
-      createAffiliatePostbackProcessor({
-        store: pipeline.store,
-        postbacks,
-        events,
-        sender,
-        logTtlMs: 3600_000,
-        now: Date.now,
-        logger,
-      }),
-      {
-        connection: new Redis(pipeline.redisUrl, { maxRetriesPerRequest: null }),
-        keyPrefix: pipeline.keyPrefix,
-        concurrency: 2,
-        logger,
-      },
-    );
-  }
+  const startPostbackWorker = (events?: EventOutbox) =>
+    startPostbackQueueWorker(pipeline, { postbacks, events, sender }, 2);
 
   beforeAll(async () => {
     sandbox = await startSandbox();

@@ -1,7 +1,5 @@
 import { Queue } from 'bullmq';
 import type { Kysely } from 'kysely';
-import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReturnPolicy } from '@funnel/contracts/buyers';
 import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
@@ -13,13 +11,11 @@ import { migrate, openDatabase, type Database } from '@funnel/db/database';
 import { recordEvents } from '@funnel/db/record-events';
 import { returnStateOf, reverseReturn } from '@funnel/db/return-reversals';
 import { EventOutbox } from '@funnel/lead-store/event-outbox';
-import { startQueueWorker } from '@funnel/server-runtime/job-queue';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { soldLeadEvents } from '@funnel/testing/sold-lead';
-import { createAffiliatePostbackProcessor } from '../src/final-outcome/affiliate-postback-processor.js';
 import { WebhookSender } from '../src/final-outcome/webhook-sender.js';
 import { Pipeline } from './pipeline-fixture.js';
-import { startReceiver, until } from './postback-receiver.js';
+import { startPostbackQueueWorker, startReceiver, until } from './postback-receiver.js';
 
 const TZ = 'America/New_York';
 const POLICY: ReturnPolicy = { windowDays: 7, cap: { percent: 100, period: 'month' }, autoApprove: true };
@@ -35,7 +31,7 @@ describe('affiliate payouts when a return is reversed', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let queue: Queue;
   let events: EventOutbox;
-  let worker: ReturnType<typeof startQueueWorker>;
+  let worker: ReturnType<typeof startPostbackQueueWorker>;
   const sender = new WebhookSender({
     allowPrivateNetworks: true,
     connectTimeoutMs: 1000,
@@ -103,11 +99,9 @@ describe('affiliate payouts when a return is reversed', () => {
       connection: pipeline.redis,
       prefix: queuePrefix(pipeline.keyPrefix),
     });
-    const logger = pino({ level: 'silent' });
-    worker = startQueueWorker(
-      JOBS.affiliatePostback,
-      createAffiliatePostbackProcessor({
-        store: pipeline.store,
+    worker = startPostbackQueueWorker(
+      pipeline,
+      {
         postbacks: AffiliatePostbacksSchema.parse({
           'aff-initech': {
             url: `${receiver.origin}/pb?lead={lead_id}&status={outcome}&payout={payout}`,
@@ -122,16 +116,8 @@ describe('affiliate payouts when a return is reversed', () => {
         events,
         returns: { stateOf: (leadId) => returnStateOf(db, leadId) },
         sender,
-        logTtlMs: 3600_000,
-        now: Date.now,
-        logger,
-      }),
-      {
-        connection: new Redis(pipeline.redisUrl, { maxRetriesPerRequest: null }),
-        keyPrefix: pipeline.keyPrefix,
-        concurrency: 1,
-        logger,
       },
+      1,
     );
   });
   afterAll(async () => {

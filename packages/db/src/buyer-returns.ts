@@ -85,6 +85,54 @@ function returnOf(row: {
   };
 }
 
+/** The sale's open return (approved, pending or reversed), if any: a sale is returned once. */
+export async function openReturnOf(trx: Transaction<Database>, attemptKey: string) {
+  return trx
+    .selectFrom('sale_returns')
+    .select(['return_id', 'status'])
+    .where('attempt_key', '=', attemptKey)
+    .where('status', '<>', 'rejected')
+    .executeTakeFirst();
+}
+
+/** The `returned` event of a return taking effect (one per lead: a sale is returned once). */
+export function returnedEvent(
+  r: { returnId: string; sale: Sale; reason: string; filedAt: Date },
+  approvedBy: 'rule' | 'operator',
+  now: Date,
+): LeadEvent {
+  return {
+    eventId: `${r.sale.leadId}.returned`,
+    leadId: r.sale.leadId,
+    at: now.toISOString(),
+    type: 'returned',
+    returnId: r.returnId,
+    buyer: r.sale.buyer,
+    attemptKey: r.sale.attemptKey,
+    reason: r.reason as BuyerReturn['reason'],
+    price: r.sale.price,
+    approvedBy,
+    filedAt: r.filedAt.toISOString(),
+  };
+}
+
+/** The sale a return row is of. */
+export function saleOf(row: {
+  attempt_key: string;
+  lead_id: string;
+  buyer: string;
+  price: string | number;
+  sold_at: Date;
+}): Sale {
+  return {
+    attemptKey: row.attempt_key,
+    leadId: row.lead_id,
+    buyer: row.buyer,
+    price: Number(row.price),
+    soldAt: row.sold_at,
+  };
+}
+
 export async function readReturn(trx: Transaction<Database>, returnId: string): Promise<BuyerReturn> {
   return returnOf(
     await trx
@@ -121,12 +169,7 @@ export async function fileReturn(
             `${policy.windowDays} days after the sale (${sale.soldAt.toISOString()}).`,
         };
       }
-      const open = await trx
-        .selectFrom('sale_returns')
-        .select(['return_id', 'status'])
-        .where('attempt_key', '=', sale.attemptKey)
-        .where('status', '<>', 'rejected')
-        .executeTakeFirst();
+      const open = await openReturnOf(trx, sale.attemptKey);
       if (open) {
         return {
           refused: 'already_reported',
@@ -155,20 +198,13 @@ export async function fileReturn(
           decided_by: approved ? 'rule' : null,
         })
         .execute();
-      const common = { leadId: sale.leadId, at: now.toISOString(), returnId, buyer: sale.buyer };
       const event: LeadEvent = approved
-        ? {
-            ...common,
-            eventId: `${sale.leadId}.returned`,
-            type: 'returned',
-            attemptKey: sale.attemptKey,
-            reason: request.reason,
-            price: sale.price,
-            approvedBy: 'rule',
-            filedAt: now.toISOString(),
-          }
+        ? returnedEvent({ returnId, sale, reason: request.reason, filedAt: now }, 'rule', now)
         : {
-            ...common,
+            leadId: sale.leadId,
+            at: now.toISOString(),
+            returnId,
+            buyer: sale.buyer,
             eventId: `${sale.leadId}.return_queued.${returnId}`,
             type: 'return_queued',
             attemptKey: sale.attemptKey,
@@ -208,20 +244,21 @@ export async function decideReturn(
       .set({ status, decided_at: now, decided_by: 'operator' })
       .where('return_id', '=', returnId)
       .execute();
-    const common = { leadId: row.lead_id, at: now.toISOString(), returnId, buyer: row.buyer };
     await recordEvents(trx, [
       decision === 'approve'
-        ? {
-            ...common,
-            eventId: `${row.lead_id}.returned`,
-            type: 'returned',
-            attemptKey: row.attempt_key,
-            reason: row.reason as BuyerReturn['reason'],
-            price: Number(row.price),
-            approvedBy: 'operator',
-            filedAt: row.filed_at.toISOString(),
-          }
-        : { ...common, eventId: `${row.lead_id}.return_rejected.${returnId}`, type: 'return_rejected' },
+        ? returnedEvent(
+            { returnId, sale: saleOf(row), reason: row.reason, filedAt: row.filed_at },
+            'operator',
+            now,
+          )
+        : {
+            leadId: row.lead_id,
+            at: now.toISOString(),
+            returnId,
+            buyer: row.buyer,
+            eventId: `${row.lead_id}.return_rejected.${returnId}`,
+            type: 'return_rejected',
+          },
     ]);
     return { decided: true, value: await readReturn(trx, returnId) };
   });

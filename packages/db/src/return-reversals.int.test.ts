@@ -130,7 +130,10 @@ describe('reversing a decided return', () => {
     const a2 = await returned('prime', 'A2');
     expect(await file('prime', 'A1', LATER)).toMatchObject({ refused: 'already_reported' });
     const again = await reverse((await returnStateIdOf('A1'))!);
-    expect(again).toEqual({ reversed: false, message: 'This return was reversed already; a reversal is final.' });
+    expect(again).toEqual({
+      reversed: false,
+      message: 'This return was reversed already; a reversal is final.',
+    });
     expect(await countEvents('A1', 'return_reversed')).toBe(1);
     // Two managers at once: one reversal wins, the other is told.
     const both = await Promise.all([reverse(a2), reverse(a2)]);
@@ -158,8 +161,14 @@ describe('reversing a decided return', () => {
     // Once B2's return is rejected, B1's can be approved, but only while the window is open.
     await decideReturn(db, (await returnStateIdOf('B2'))!, 'reject', NOW);
     const closed = await reverse(b1, new Date(SOLD_AT.getTime() + 8 * DAY));
-    expect(closed && !closed.reversed && closed.message).toMatch(/^The return window closed at 2026-11-17T17:00/);
-    expect(await reverse(b1)).toMatchObject({ reversed: true, from: 'rejected', value: { status: 'approved' } });
+    expect(closed && !closed.reversed && closed.message).toMatch(
+      /^The return window closed at 2026-11-17T17:00/,
+    );
+    expect(await reverse(b1)).toMatchObject({
+      reversed: true,
+      from: 'rejected',
+      value: { status: 'approved' },
+    });
     expect((await figures()).buyers.rows.find((r) => r.buyer === 'second')).toMatchObject({
       returns: 1,
       returnedRevenue: 30,

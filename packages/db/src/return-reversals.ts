@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { BuyerReturn } from '@funnel/contracts/buyer-api';
 import type { ReturnPolicy } from '@funnel/contracts/buyers';
 import type { LeadEvent } from '@funnel/contracts/lead-events';
-import { capRefusal, readReturn } from './buyer-returns.js';
+import { capRefusal, openReturnOf, readReturn, returnedEvent, saleOf } from './buyer-returns.js';
 import type { Database } from './database.js';
 import { recordEvents } from './record-events.js';
 
@@ -46,7 +46,10 @@ export async function reverseReturn(
       .forUpdate()
       .executeTakeFirstOrThrow();
     if (row.status === 'pending') {
-      return { reversed: false, message: 'This return is still waiting for a decision: approve or reject it.' };
+      return {
+        reversed: false,
+        message: 'This return is still waiting for a decision: approve or reject it.',
+      };
     }
     if (row.status === 'reversed') {
       return { reversed: false, message: 'This return was reversed already; a reversal is final.' };
@@ -62,20 +65,9 @@ export async function reverseReturn(
       };
     }
     const from = row.status as 'approved' | 'rejected';
-    const sale = {
-      attemptKey: row.attempt_key,
-      leadId: row.lead_id,
-      buyer: row.buyer,
-      price: Number(row.price),
-      soldAt: row.sold_at,
-    };
+    const sale = saleOf(row);
     if (from === 'rejected') {
-      const open = await trx
-        .selectFrom('sale_returns')
-        .select(['return_id', 'status'])
-        .where('attempt_key', '=', row.attempt_key)
-        .where('status', '<>', 'rejected')
-        .executeTakeFirst();
+      const open = await openReturnOf(trx, row.attempt_key);
       if (open) {
         return {
           reversed: false,
@@ -91,10 +83,12 @@ export async function reverseReturn(
       .set({ status: to, decided_at: now, decided_by: 'operator' })
       .where('return_id', '=', returnId)
       .execute();
-    const common = { leadId: row.lead_id, at: now.toISOString(), returnId, buyer: row.buyer };
     const events: LeadEvent[] = [
       {
-        ...common,
+        leadId: row.lead_id,
+        at: now.toISOString(),
+        returnId,
+        buyer: row.buyer,
         eventId: `${row.lead_id}.return_reversed.${returnId}.${from}`,
         type: 'return_reversed',
         attemptKey: row.attempt_key,
@@ -105,16 +99,9 @@ export async function reverseReturn(
       },
     ];
     if (to === 'approved') {
-      events.push({
-        ...common,
-        eventId: `${row.lead_id}.returned`,
-        type: 'returned',
-        attemptKey: row.attempt_key,
-        reason: row.reason as BuyerReturn['reason'],
-        price: sale.price,
-        approvedBy: 'operator',
-        filedAt: row.filed_at.toISOString(),
-      });
+      events.push(
+        returnedEvent({ returnId, sale, reason: row.reason, filedAt: row.filed_at }, 'operator', now),
+      );
     }
     await recordEvents(trx, events);
     return { reversed: true, from, value: await readReturn(trx, returnId) };

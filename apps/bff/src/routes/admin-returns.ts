@@ -28,6 +28,16 @@ export interface AdminReturnRoutesOptions {
 
 const DAY_MS = 86_400_000;
 
+/** A decision's or a reversal's answers: the return as it now stands, or why not. */
+const DECISION_RESPONSES = {
+  200: BuyerReturnSchema,
+  400: ApiErrorSchema,
+  404: ApiErrorSchema,
+  409: ApiErrorSchema,
+  503: ApiErrorSchema,
+};
+const returnParams = z.object({ returnId: z.string().max(100) });
+
 /**
  * The operator's side of buyers' returns (ADR 0020, ADR 0021): the returns by status with each buyer's window
  * and cap, a manager's decision on a queued one, and the reversal of a decided one, each audited.
@@ -76,15 +86,9 @@ const adminReturnRoutes: FastifyPluginAsyncZod<AdminReturnRoutesOptions> = async
           'Approve: the sale’s revenue is reversed, and the affiliate’s payout when it was paid (its postback ' +
           'is told when it accepts reversals). Reject: the sale stands. The window and the cap were checked ' +
           'when the buyer filed it (a pending return counts against the cap). 409 for a return no longer pending.',
-        params: z.object({ returnId: z.string().max(100) }),
+        params: returnParams,
         body: ReturnDecisionSchema,
-        response: {
-          200: BuyerReturnSchema,
-          400: ApiErrorSchema,
-          404: ApiErrorSchema,
-          409: ApiErrorSchema,
-          503: ApiErrorSchema,
-        },
+        response: DECISION_RESPONSES,
       },
       ['returnId', 'decision'],
     ),
@@ -121,15 +125,9 @@ const adminReturnRoutes: FastifyPluginAsyncZod<AdminReturnRoutesOptions> = async
           'the reversal by postback is told `return_reversed`). Rejected → approved: as an approval, when the ' +
           'sale’s return window is still open and the buyer’s cap allows it. Only while the window is open; ' +
           'a reversed return is final. 409 with `fields.reason` saying why a return cannot be reversed.',
-        params: z.object({ returnId: z.string().max(100) }),
+        params: returnParams,
         body: ReturnReversalSchema,
-        response: {
-          200: BuyerReturnSchema,
-          400: ApiErrorSchema,
-          404: ApiErrorSchema,
-          409: ApiErrorSchema,
-          503: ApiErrorSchema,
-        },
+        response: DECISION_RESPONSES,
       },
       ['returnId', 'reason'],
     ),

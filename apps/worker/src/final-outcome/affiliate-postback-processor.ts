@@ -67,7 +67,8 @@ export function createAffiliatePostbackProcessor(deps: AffiliatePostbackDeps) {
     if (event === 'returned' && deps.returns && state?.status !== 'approved') {
       return { skipped: 'return no longer in effect' };
     }
-    if (event === 'return_reversed' && state?.status !== 'reversed') return { skipped: 'return not reversed' };
+    if (event === 'return_reversed' && state?.status !== 'reversed')
+      return { skipped: 'return not reversed' };
     const affiliate = affiliateOf(tracking);
     const postback = affiliate ? deps.postbacks[affiliate] : undefined;
     if (!affiliate || !postback) return { skipped: 'no postback configured' };
@@ -199,7 +200,8 @@ async function restorePayout(
     affiliate,
     amount: paid,
   });
-  if (!tellings.some((d) => d.result === 'delivered')) return { skipped: 'affiliate was not told of the reversal' };
+  if (!tellings.some((d) => d.result === 'delivered'))
+    return { skipped: 'affiliate was not told of the reversal' };
   return { amount: paid };
 }
 

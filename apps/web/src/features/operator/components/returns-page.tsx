@@ -33,7 +33,8 @@ const words = (code: string) => code.replaceAll('_', ' ');
 
 function decidedWords(r: ReturnQueueRow): string {
   const by = r.decidedBy === 'rule' ? " by the buyer's rule" : '';
-  const what = r.status === 'reversed' ? 'Approval reversed' : r.status === 'approved' ? 'Approved' : 'Rejected';
+  const what =
+    r.status === 'reversed' ? 'Approval reversed' : r.status === 'approved' ? 'Approved' : 'Rejected';
   return `${what}${r.status === 'reversed' ? '' : by}${r.decidedAt ? `, ${minute(r.decidedAt)}` : ''}`;
 }
 
@@ -168,7 +169,11 @@ export function ReturnsPage() {
         </p>
       )}
       {reversing && (
-        <ReverseReturnPanel key={reversing.returnId} row={reversing} onClose={() => setReversing(undefined)} />
+        <ReverseReturnPanel
+          key={reversing.returnId}
+          row={reversing}
+          onClose={() => setReversing(undefined)}
+        />
       )}
       {returns.error ? (
         <p className={styles.failed} role="alert">
