@@ -110,10 +110,11 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
 
   // With a buyers file, each lead walks the buyers (ADR 0012) or is auctioned (ADR 0020); without one, the
   // lender network above is the only buyer.
-  const walks = buildBuyerWalks(env, {
+  const walks = await buildBuyerWalks(env, {
     connection,
     metrics,
     logger,
+    sealer: cipher,
     recordAttempt: systemOfRecord ? (event) => eventOutbox.append(event) : undefined,
   });
   const { waterfall, concurrency } = walks;

@@ -13,6 +13,8 @@ export interface AuctionDeps {
   buyers: BuyersFile;
   adapters: ReadonlyMap<string, BuyerAdapter>;
   bulkheads: Bulkheads;
+  /** A paused buyer (ADR 0022) is left out of new plans and gets no new attempt; its attempt in flight ends. */
+  isPaused?: ((buyer: string) => boolean) | undefined;
   cursors: WaterfallCursors;
   /** The buyers' records the ranking learns from; without it every buyer is ranked on the priors. */
   learning?: BuyerLearning | undefined;
@@ -42,8 +44,9 @@ export async function planAuction(
 ): Promise<WalkStep[]> {
   const { buyers, auction, timeZone } = deps.buyers;
   const now = deps.now();
-  const eligible = buyers.filter((buyer) =>
-    takesLead(buyer.filters, lead.fields as LeadTraits, timeZone, now),
+  const eligible = buyers.filter(
+    (buyer) =>
+      !deps.isPaused?.(buyer.id) && takesLead(buyer.filters, lead.fields as LeadTraits, timeZone, now),
   );
   const pinged = eligible.filter((buyer) => buyer.protocol === 'ping-post');
   const roundMs = Math.min(auction.roundMs, deadline - now - POST_RESERVE_MS);

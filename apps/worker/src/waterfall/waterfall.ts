@@ -131,6 +131,14 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
       });
       cursor = (await deps.cursors.get(leadId)) ?? cursor;
     };
+    if (cursor.state === 'ready' && deps.isPaused?.(step.buyer)) {
+      // Paused since the walk was planned (ADR 0022): no new attempt, no record of one; the rest of its ladder
+      // is passed over too.
+      const next = nextBuyerIndex(cursor, step.buyer);
+      await deps.cursors.advance(leadId, cursor.index, { next, release: false, skipBuyer: step.buyer });
+      cursor = (await deps.cursors.get(leadId)) ?? cursor;
+      continue;
+    }
     if (cursor.state === 'ready' && cursor.skipped.includes(step.buyer)) {
       // A later step of a buyer that refused the lead's fields or whose cap is full: no attempt.
       await deps.cursors.advance(leadId, cursor.index, { next: cursor.index + 1, release: false });
@@ -282,5 +290,6 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
 /** A lead's plan: the walk by tier and ladder, or an auction's ranking after its ping round (ADR 0020). */
 async function planFor(deps: WaterfallDeps, lead: LeadRecord, deadline: number): Promise<WalkStep[]> {
   if (deps.buyers.mode === 'auction') return planAuction(deps, lead, deadline);
-  return planWalk(deps.buyers.buyers, lead.fields as LeadTraits, deps.buyers.timeZone, deps.now());
+  const buyers = deps.buyers.buyers.filter((buyer) => !deps.isPaused?.(buyer.id));
+  return planWalk(buyers, lead.fields as LeadTraits, deps.buyers.timeZone, deps.now());
 }
