@@ -31,6 +31,9 @@ import operatorSessionRoutes from './routes/operator-session.js';
 import leadJourneyRoutes from './routes/lead-journey.js';
 import reportRoutes from './routes/reports.js';
 import adminReturnRoutes from './routes/admin-returns.js';
+import { LiveBuyers } from './buyer-config/live-buyers.js';
+import buyerConfigAdminRoutes from './routes/buyer-config-admin.js';
+import buyerRoutes from './routes/buyers.js';
 import buyerApiRoutes from './routes/buyer-api.js';
 import { openDatabase } from '@funnel/db/database';
 import { deleteConsents } from '@funnel/db/consent-archive';
@@ -200,10 +203,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(reportRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
       await api.register(leadJourneyRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
       await api.register(adminReturnRoutes, { db, now });
+      // The buyers document lives in the system of record (ADR 0022); BUYERS_FILE is its first import.
+      const liveBuyers = new LiveBuyers({
+        redis: app.redis,
+        keyPrefix: env.REDIS_KEY_PREFIX,
+        sealer,
+        file: env.BUYERS,
+      });
+      await api.register(buyerRoutes, { db, live: liveBuyers });
+      await api.register(buyerConfigAdminRoutes, {
+        db,
+        live: liveBuyers,
+        keyPrefix: env.REDIS_KEY_PREFIX,
+        now,
+      });
       await api.register(buyerApiRoutes, {
         db,
         keys: env.BUYER_API_KEYS,
-        buyers: env.BUYERS,
+        buyers: () => liveBuyers.returnTerms(db, now().getTime()),
         timeZone: env.BUSINESS_TIME_ZONE,
         now,
       });

@@ -77,7 +77,8 @@ export async function buildBuyerWalks(
     : undefined;
   // The system of record's buyers (a pause, say) before the first lead when it answers in time; the file's
   // meanwhile otherwise, replaced as soon as it does.
-  if (watcher) await Promise.race([watcher.start(), new Promise((r) => setTimeout(r, FIRST_READ_MS).unref())]);
+  if (watcher)
+    await Promise.race([watcher.start(), new Promise((r) => setTimeout(r, FIRST_READ_MS).unref())]);
 
   // Each buyer's share of this process (ADR 0017); the job concurrency leaves room beyond their sum at start.
   const concurrency = submissionConcurrency(env.WORKER_CONCURRENCY, registry.bulkheads);

@@ -3,7 +3,13 @@
  * the system of record. A buyer's credential is write-only: a view says whether one is set, never what it is.
  */
 import * as z from 'zod';
-import { AuctionSettingsSchema, BuyerSchema, BuyersFileSchema, type Buyer, type BuyersFile } from './buyers.js';
+import {
+  AuctionSettingsSchema,
+  BuyerSchema,
+  BuyersFileSchema,
+  type Buyer,
+  type BuyersFile,
+} from './buyers.js';
 
 // The buyer's fields but its credential (the schema's cross-field rules are checked on writes, not on views).
 const { apiKey: _credential, ...viewShape } = BuyerSchema.shape;
@@ -82,6 +88,9 @@ export type BuyerHealth = z.infer<typeof BuyerHealthSchema>;
 
 export const BuyerHealthListSchema = z.object({
   windowMinutes: z.number().int(),
+  /** The newest version, and the version each worker runs and since when (a worker that stopped stays listed). */
+  version: z.number().int(),
+  workers: z.array(z.object({ worker: z.string(), version: z.number().int(), at: z.string() })),
   buyers: z.array(BuyerHealthSchema),
 });
 

@@ -56,7 +56,10 @@ export async function currentBuyerConfig(
     .executeTakeFirst();
   if (!row) return undefined;
   const credentials = row.credentials_sealed
-    ? (JSON.parse(sealer.open(row.credentials_sealed, credentialContext(row.version))) as Record<string, string>)
+    ? (JSON.parse(sealer.open(row.credentials_sealed, credentialContext(row.version))) as Record<
+        string,
+        string
+      >)
     : {};
   return {
     version: row.version,

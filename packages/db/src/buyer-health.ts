@@ -28,9 +28,9 @@ export async function buyerAttemptHealth(
       sql<number>`(count(*) filter (where result = 'sold'))::int`.as('sold'),
       sql<number>`(count(*) filter (where result = 'timeout'))::int`.as('timeouts'),
       sql<number>`(count(*) filter (where result = 'error'))::int`.as('errors'),
-      sql<
-        number | null
-      >`round(percentile_cont(0.95) within group (order by latency_ms)::numeric)::float8`.as('p95'),
+      sql<number | null>`round(percentile_cont(0.95) within group (order by latency_ms)::numeric)::float8`.as(
+        'p95',
+      ),
     ])
     .execute();
   return new Map(

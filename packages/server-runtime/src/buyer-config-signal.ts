@@ -16,7 +16,11 @@ export function buyerConfigAppliedKey(keyPrefix: string): string {
 }
 
 /** Tells every worker that `version` is the newest. */
-export async function publishBuyerConfigChange(redis: Redis, keyPrefix: string, version: number): Promise<void> {
+export async function publishBuyerConfigChange(
+  redis: Redis,
+  keyPrefix: string,
+  version: number,
+): Promise<void> {
   await redis.publish(buyerConfigChannel(keyPrefix), String(version));
 }
 

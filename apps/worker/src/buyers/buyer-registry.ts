@@ -32,7 +32,12 @@ export class BuyerRegistry {
       adapters.set(buyer.id, createAdapter(buyer));
       this.#settings.set(buyer.id, JSON.stringify(buyer));
     }
-    this.#roster = { version: initial.version, file: initial.file, paused: new Set(initial.paused), adapters };
+    this.#roster = {
+      version: initial.version,
+      file: initial.file,
+      paused: new Set(initial.paused),
+      adapters,
+    };
   }
 
   get current(): BuyerRoster {

@@ -1,8 +1,9 @@
 import { pingPostDeadlines, type Buyer, type BuyersFile } from '@funnel/contracts/buyers';
 import { isBidLive } from '@funnel/contracts/ping-post-network';
 import type { LeadRecord } from '@funnel/lead-store/lead-store';
+import { dayIn } from '@funnel/server-runtime/buyer-caps';
 import type { BuyerAdapter, HeldBid } from '../buyers/buyer-adapter.js';
-import { dayIn, takesLead, type LeadTraits, type WalkStep } from '../buyers/buyer-eligibility.js';
+import { takesLead, type LeadTraits, type WalkStep } from '../buyers/buyer-eligibility.js';
 import type { BuyerLearning } from '../buyers/buyer-learning.js';
 import type { Bulkheads } from '../buyers/bulkheads.js';
 import { rankByExpectedValue, rankByPrice, type Candidate } from '../buyers/expected-value.js';

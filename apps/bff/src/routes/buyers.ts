@@ -1,0 +1,187 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import * as z from 'zod';
+import {
+  BuyerChangeSchema,
+  BuyersConfigViewSchema,
+  BuyerViewSchema,
+  buyerViews,
+  type BuyersConfigView,
+} from '@funnel/contracts/buyer-admin';
+import { BuyerIdSchema } from '@funnel/contracts/buyers';
+import { ApiErrorSchema } from '@funnel/contracts/errors';
+import type { BuyerConfig } from '@funnel/db/buyer-config';
+import type { Database } from '@funnel/db/database';
+import type { LiveBuyers } from '../buyer-config/live-buyers.js';
+import { operatorRoute } from '../admin/operator-route.js';
+import { HttpError } from '../http-error.js';
+
+export interface BuyerRoutesOptions {
+  db: Kysely<Database> | undefined;
+  live: LiveBuyers;
+}
+
+const BuyerParamsSchema = z.object({ buyerId: BuyerIdSchema });
+const errors = { 400: ApiErrorSchema, 404: ApiErrorSchema, 409: ApiErrorSchema, 503: ApiErrorSchema };
+
+/** The console's view of a version: the document without credentials, each buyer's pause. */
+export function configView(config: BuyerConfig): BuyersConfigView {
+  const { timeZone, mode, auction } = config.file;
+  return {
+    version: config.version,
+    at: config.at.toISOString(),
+    actor: config.actor,
+    timeZone,
+    mode,
+    auction,
+    buyers: buyerViews(config.file, config.paused),
+  };
+}
+
+/** Who made a change, for its version. */
+function changer(request: FastifyRequest): { accountId: string | null; actor: string } {
+  return { accountId: request.operator?.accountId ?? null, actor: request.operator?.actor ?? 'anonymous' };
+}
+
+function indexOf(config: BuyerConfig | undefined, buyerId: string): number {
+  const index = config?.file.buyers.findIndex((buyer) => buyer.id === buyerId) ?? -1;
+  if (index < 0) throw new HttpError(404, 'NOT_FOUND', `No buyer has the id ${buyerId}.`);
+  return index;
+}
+
+/**
+ * Buyers managed live (issue 33, ADR 0022): the buyers document in the system of record, each change a new
+ * version checked against the buyers file's schema and run by every worker within seconds. Manager and admin.
+ */
+const buyerRoutes: FastifyPluginAsyncZod<BuyerRoutesOptions> = async (app, options) => {
+  const database = (): Kysely<Database> => {
+    if (!options.db)
+      throw new HttpError(
+        503,
+        'UNAVAILABLE',
+        'Buyers are managed in the system of record: set DATABASE_URL.',
+      );
+    return options.db;
+  };
+
+  app.get(
+    '/admin/buyers',
+    operatorRoute('manager', 'buyers.list', {
+      summary: 'The buyers, as the workers run them',
+      description: 'The newest version of the buyers document; credentials are never shown (`hasApiKey`).',
+      response: { 200: BuyersConfigViewSchema, ...errors },
+    }),
+    async () => configView(await options.live.current(database())),
+  );
+
+  app.get(
+    '/admin/buyers/:buyerId',
+    operatorRoute('manager', 'buyers.read', {
+      summary: 'One buyer',
+      params: BuyerParamsSchema,
+      response: { 200: BuyerViewSchema, ...errors },
+    }),
+    async (request) => {
+      const config = await options.live.current(database());
+      const views = buyerViews(config.file, config.paused);
+      return views[indexOf(config, request.params.buyerId)]!;
+    },
+  );
+
+  app.post(
+    '/admin/buyers',
+    operatorRoute('manager', 'buyers.create', {
+      summary: 'Add a buyer',
+      description:
+        'The body is a buyer of the buyers file (its schema, with its defaults). 400 with field messages when ' +
+        'the document would not validate (a duplicate id among them): nothing changes.',
+      body: BuyerChangeSchema,
+      response: { 201: BuyersConfigViewSchema, ...errors },
+    }),
+    async (request, reply) => {
+      const db = database();
+      await options.live.current(db);
+      const saved = await options.live.change(db, changer(request), (current) => ({
+        document: { ...current!.file, buyers: [...current!.file.buyers, request.body] },
+        paused: current!.paused,
+        action: 'create',
+        summary: `created ${String(request.body.id)}`,
+        buyerIndex: current!.file.buyers.length,
+      }));
+      return reply.code(201).send(configView(saved));
+    },
+  );
+
+  app.put(
+    '/admin/buyers/:buyerId',
+    operatorRoute('manager', 'buyers.update', {
+      summary: 'Replace a buyer’s settings',
+      description:
+        'The body is the buyer of the buyers file; its id is the path’s. Without `apiKey`, the buyer keeps the ' +
+        'credential it has (write-only). 400 with field messages when it would not validate: nothing changes.',
+      params: BuyerParamsSchema,
+      body: BuyerChangeSchema,
+      response: { 200: BuyersConfigViewSchema, ...errors },
+    }),
+    async (request) => {
+      const db = database();
+      await options.live.current(db);
+      const { buyerId } = request.params;
+      const saved = await options.live.change(db, changer(request), (current) => {
+        const index = indexOf(current, buyerId);
+        const old = current!.file.buyers[index]!;
+        const edited = {
+          ...request.body,
+          id: buyerId,
+          ...(request.body.apiKey === undefined && old.apiKey !== undefined ? { apiKey: old.apiKey } : {}),
+        };
+        const changed = Object.keys(request.body).filter((key) => key !== 'id' && key !== 'apiKey');
+        return {
+          document: {
+            ...current!.file,
+            buyers: current!.file.buyers.map((b, i) => (i === index ? edited : b)),
+          },
+          paused: current!.paused,
+          action: 'update',
+          summary: `updated ${buyerId}: ${changed.join(', ')}${request.body.apiKey !== undefined ? ', apiKey' : ''}`,
+          buyerIndex: index,
+        };
+      });
+      return configView(saved);
+    },
+  );
+
+  for (const action of ['pause', 'resume'] as const) {
+    app.post(
+      `/admin/buyers/:buyerId/${action}`,
+      operatorRoute('manager', `buyers.${action}`, {
+        summary: action === 'pause' ? 'Pause a buyer' : 'Resume a paused buyer',
+        description:
+          action === 'pause'
+            ? 'Every worker stops sending it new pings and posts within seconds; an attempt in flight finishes.'
+            : 'Every worker offers it leads again within seconds.',
+        params: BuyerParamsSchema,
+        response: { 200: BuyersConfigViewSchema, ...errors },
+      }),
+      async (request) => {
+        const { buyerId } = request.params;
+        const db = database();
+        await options.live.current(db);
+        const saved = await options.live.change(db, changer(request), (current) => {
+          indexOf(current, buyerId);
+          const others = current!.paused.filter((id) => id !== buyerId);
+          return {
+            document: current!.file,
+            paused: action === 'pause' ? [...others, buyerId] : others,
+            action,
+            summary: `${action === 'pause' ? 'paused' : 'resumed'} ${buyerId}`,
+          };
+        });
+        return configView(saved);
+      },
+    );
+  }
+};
+
+export default buyerRoutes;
