@@ -15,6 +15,7 @@ import { freePort, startApp, type AppProcess } from '@funnel/testing/processes';
 import type { BuyerAdapter } from '../src/buyers/buyer-adapter.js';
 import { Bulkheads } from '../src/buyers/bulkheads.js';
 import type { BuyerLearning } from '../src/buyers/buyer-learning.js';
+import type { BuyerRegistry } from '../src/buyers/buyer-registry.js';
 import { createBuyerAdapter } from '../src/buyers/create-buyer-adapter.js';
 import { JOBS } from '@funnel/contracts/jobs';
 import { CONSENT_VERSION } from '@funnel/contracts/consent';
@@ -104,9 +105,10 @@ export function buyersFile(
 export function startWaterfallWorker(
   pipeline: Pipeline,
   buyers: BuyersFile,
-  options: { concurrency?: number; learning?: BuyerLearning } = {},
+  options: { concurrency?: number; learning?: BuyerLearning; registry?: BuyerRegistry } = {},
 ) {
   const adapters = new Map<string, BuyerAdapter>(buyers.buyers.map((b) => [b.id, createBuyerAdapter(b)]));
+  const { registry } = options;
   const cursors = new WaterfallCursors(pipeline.redis, pipeline.keyPrefix);
   const bulkheads = new Bulkheads(buyers.buyers);
   const attempts: AttemptRecord[] = [];
@@ -128,9 +130,15 @@ export function startWaterfallWorker(
       postClaimMs: 3000,
       postBudgetMs: 2000,
       waterfall: {
-        buyers,
-        adapters,
-        bulkheads,
+        // With a registry, the buyers it runs now (ADR 0022), read at each use as the worker does.
+        get buyers() {
+          return registry?.current.file ?? buyers;
+        },
+        get adapters() {
+          return registry?.current.adapters ?? adapters;
+        },
+        bulkheads: registry?.bulkheads ?? bulkheads,
+        isPaused: (buyer) => registry?.isPaused(buyer) ?? false,
         cursors,
         learning: options.learning,
         policy: { partnerOfferHosts: [] },
