@@ -37,8 +37,9 @@ export function BuyerHealthTable({
           busy={busy === row.buyer}
           busyLabel={row.paused ? 'Resuming…' : 'Pausing…'}
           onClick={() => onPause(row.buyer, !row.paused)}
+          aria-label={row.paused ? `Resume ${row.buyer}` : `Pause ${row.buyer}`}
         >
-          {row.paused ? `Resume ${row.buyer}` : `Pause ${row.buyer}`}
+          {row.paused ? 'Resume' : 'Pause'}
         </Button>
       ),
     },
