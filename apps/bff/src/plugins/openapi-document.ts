@@ -9,7 +9,7 @@ import { SAMPLE_LEAD } from '@funnel/contracts/sample-lead';
 import { STEP_NAMES, getStep, type StepName } from '@funnel/contracts/steps';
 
 /** The version of the API contract: bump it with every change to the document (CHANGELOG.md). */
-export const API_VERSION = '2.0.0';
+export const API_VERSION = '2.1.0';
 
 type Json = Record<string, unknown>;
 type Operation = Json & { responses?: Record<string, Json>; requestBody?: Json; operationId?: string };
