@@ -9,17 +9,15 @@ import {
   type BuyerHealth,
 } from '@funnel/contracts/buyer-admin';
 import { BuyersFileSchema } from '@funnel/contracts/buyers';
-import { ApiErrorSchema } from '@funnel/contracts/errors';
 import { listBuyerVersions } from '@funnel/db/buyer-config';
 import { buyerAttemptHealth } from '@funnel/db/buyer-health';
 import type { Database } from '@funnel/db/database';
 import { appliedBuyerVersions } from '@funnel/server-runtime/buyer-config-signal';
 import { buyerCapKeys, dayIn } from '@funnel/server-runtime/buyer-caps';
+import { BUYER_ERRORS, buyersDatabase, changerOf, configView } from '../buyer-config/buyer-admin-http.js';
 import type { LiveBuyers } from '../buyer-config/live-buyers.js';
 import { operatorRoute } from '../admin/operator-route.js';
-import { HttpError } from '../http-error.js';
 import { readSystemOfRecord } from '../system-of-record/read-system-of-record.js';
-import { configView } from './buyers.js';
 
 export interface BuyerConfigAdminRoutesOptions {
   db: Kysely<Database> | undefined;
@@ -29,29 +27,20 @@ export interface BuyerConfigAdminRoutesOptions {
 }
 
 const HEALTH_WINDOW_MINUTES = 15;
-const errors = { 400: ApiErrorSchema, 404: ApiErrorSchema, 409: ApiErrorSchema, 503: ApiErrorSchema };
 
 /**
  * The buyers document as a whole (ADR 0022): its versions, its import and export in the buyers file's format,
  * and each buyer's health over the last 15 minutes. Manager and admin.
  */
 const buyerConfigAdminRoutes: FastifyPluginAsyncZod<BuyerConfigAdminRoutesOptions> = async (app, options) => {
-  const database = (): Kysely<Database> => {
-    if (!options.db)
-      throw new HttpError(
-        503,
-        'UNAVAILABLE',
-        'Buyers are managed in the system of record: set DATABASE_URL.',
-      );
-    return options.db;
-  };
+  const database = () => buyersDatabase(options.db);
 
   app.get(
     '/admin/buyers/versions',
     operatorRoute('manager', 'buyers.versions', {
       summary: 'Every version of the buyers document: who changed what, and when',
       description: 'Newest first, at most 100.',
-      response: { 200: BuyerConfigVersionListSchema, ...errors },
+      response: { 200: BuyerConfigVersionListSchema, ...BUYER_ERRORS },
     }),
     async (request) => ({
       versions: await readSystemOfRecord(options.db, 'The buyers', request.log, (db) =>
@@ -67,7 +56,7 @@ const buyerConfigAdminRoutes: FastifyPluginAsyncZod<BuyerConfigAdminRoutesOption
       description:
         'What BUYERS_FILE holds, with every default filled in. Credentials are left out (`apiKey` is ' +
         'write-only): an import of this file keeps the credentials the buyers have.',
-      response: { 200: BuyersFileSchema, ...errors },
+      response: { 200: BuyersFileSchema, ...BUYER_ERRORS },
     }),
     async () => splitCredentials((await options.live.current(database())).file).document,
   );
@@ -81,30 +70,26 @@ const buyerConfigAdminRoutes: FastifyPluginAsyncZod<BuyerConfigAdminRoutesOption
         'has; paused buyers still listed stay paused. 400 with field messages (`buyers.0.baseUrl`) when it does ' +
         'not validate: nothing changes.',
       body: BuyerChangeSchema,
-      response: { 200: BuyersConfigViewSchema, ...errors },
+      response: { 200: BuyersConfigViewSchema, ...BUYER_ERRORS },
     }),
     async (request) => {
       const db = database();
-      const saved = await options.live.change(
-        db,
-        { accountId: request.operator?.accountId ?? null, actor: request.operator?.actor ?? 'anonymous' },
-        (current) => {
-          const keys = new Map(current?.file.buyers.map((buyer) => [buyer.id, buyer.apiKey]));
-          const buyers = Array.isArray(request.body.buyers) ? (request.body.buyers as unknown[]) : undefined;
-          const kept = buyers?.map((buyer) => {
-            if (typeof buyer !== 'object' || buyer === null) return buyer;
-            const { id, apiKey } = buyer as { id?: unknown; apiKey?: unknown };
-            const old = typeof id === 'string' ? keys.get(id) : undefined;
-            return apiKey === undefined && old !== undefined ? { ...buyer, apiKey: old } : buyer;
-          });
-          return {
-            document: { ...request.body, ...(kept ? { buyers: kept } : {}) },
-            paused: current?.paused ?? [],
-            action: 'import',
-            summary: `imported ${kept?.length ?? 0} buyers`,
-          };
-        },
-      );
+      const saved = await options.live.change(db, changerOf(request), (current) => {
+        const keys = new Map(current?.file.buyers.map((buyer) => [buyer.id, buyer.apiKey]));
+        const buyers = Array.isArray(request.body.buyers) ? (request.body.buyers as unknown[]) : undefined;
+        const kept = buyers?.map((buyer) => {
+          if (typeof buyer !== 'object' || buyer === null) return buyer;
+          const { id, apiKey } = buyer as { id?: unknown; apiKey?: unknown };
+          const old = typeof id === 'string' ? keys.get(id) : undefined;
+          return apiKey === undefined && old !== undefined ? { ...buyer, apiKey: old } : buyer;
+        });
+        return {
+          document: { ...request.body, ...(kept ? { buyers: kept } : {}) },
+          paused: current?.paused ?? [],
+          action: 'import',
+          summary: `imported ${kept?.length ?? 0} buyers`,
+        };
+      });
       return configView(saved);
     },
   );
@@ -116,7 +101,7 @@ const buyerConfigAdminRoutes: FastifyPluginAsyncZod<BuyerConfigAdminRoutesOption
       description:
         'Attempts that reached the buyer, accept rate, p95 latency, timeouts and errors (the system of record), ' +
         'cap use in the current hour and day (the workers’ counters), and the version each worker runs.',
-      response: { 200: BuyerHealthListSchema, ...errors },
+      response: { 200: BuyerHealthListSchema, ...BUYER_ERRORS },
     }),
     async (request) => {
       const db = database();

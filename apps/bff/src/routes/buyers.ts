@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
 import {
@@ -7,12 +6,11 @@ import {
   BuyersConfigViewSchema,
   BuyerViewSchema,
   buyerViews,
-  type BuyersConfigView,
 } from '@funnel/contracts/buyer-admin';
 import { BuyerIdSchema } from '@funnel/contracts/buyers';
-import { ApiErrorSchema } from '@funnel/contracts/errors';
 import type { BuyerConfig } from '@funnel/db/buyer-config';
 import type { Database } from '@funnel/db/database';
+import { BUYER_ERRORS, buyersDatabase, changerOf, configView } from '../buyer-config/buyer-admin-http.js';
 import type { LiveBuyers } from '../buyer-config/live-buyers.js';
 import { operatorRoute } from '../admin/operator-route.js';
 import { HttpError } from '../http-error.js';
@@ -23,27 +21,6 @@ export interface BuyerRoutesOptions {
 }
 
 const BuyerParamsSchema = z.object({ buyerId: BuyerIdSchema });
-const errors = { 400: ApiErrorSchema, 404: ApiErrorSchema, 409: ApiErrorSchema, 503: ApiErrorSchema };
-
-/** The console's view of a version: the document without credentials, each buyer's pause. */
-export function configView(config: BuyerConfig): BuyersConfigView {
-  const { timeZone, mode, auction } = config.file;
-  return {
-    version: config.version,
-    at: config.at.toISOString(),
-    actor: config.actor,
-    timeZone,
-    mode,
-    auction,
-    buyers: buyerViews(config.file, config.paused),
-  };
-}
-
-/** Who made a change, for its version. */
-function changer(request: FastifyRequest): { accountId: string | null; actor: string } {
-  return { accountId: request.operator?.accountId ?? null, actor: request.operator?.actor ?? 'anonymous' };
-}
-
 function indexOf(config: BuyerConfig | undefined, buyerId: string): number {
   const index = config?.file.buyers.findIndex((buyer) => buyer.id === buyerId) ?? -1;
   if (index < 0) throw new HttpError(404, 'NOT_FOUND', `No buyer has the id ${buyerId}.`);
@@ -55,22 +32,14 @@ function indexOf(config: BuyerConfig | undefined, buyerId: string): number {
  * version checked against the buyers file's schema and run by every worker within seconds. Manager and admin.
  */
 const buyerRoutes: FastifyPluginAsyncZod<BuyerRoutesOptions> = async (app, options) => {
-  const database = (): Kysely<Database> => {
-    if (!options.db)
-      throw new HttpError(
-        503,
-        'UNAVAILABLE',
-        'Buyers are managed in the system of record: set DATABASE_URL.',
-      );
-    return options.db;
-  };
+  const database = () => buyersDatabase(options.db);
 
   app.get(
     '/admin/buyers',
     operatorRoute('manager', 'buyers.list', {
       summary: 'The buyers, as the workers run them',
       description: 'The newest version of the buyers document; credentials are never shown (`hasApiKey`).',
-      response: { 200: BuyersConfigViewSchema, ...errors },
+      response: { 200: BuyersConfigViewSchema, ...BUYER_ERRORS },
     }),
     async () => configView(await options.live.current(database())),
   );
@@ -80,7 +49,7 @@ const buyerRoutes: FastifyPluginAsyncZod<BuyerRoutesOptions> = async (app, optio
     operatorRoute('manager', 'buyers.read', {
       summary: 'One buyer',
       params: BuyerParamsSchema,
-      response: { 200: BuyerViewSchema, ...errors },
+      response: { 200: BuyerViewSchema, ...BUYER_ERRORS },
     }),
     async (request) => {
       const config = await options.live.current(database());
@@ -97,12 +66,12 @@ const buyerRoutes: FastifyPluginAsyncZod<BuyerRoutesOptions> = async (app, optio
         'The body is a buyer of the buyers file (its schema, with its defaults). 400 with field messages when ' +
         'the document would not validate (a duplicate id among them): nothing changes.',
       body: BuyerChangeSchema,
-      response: { 201: BuyersConfigViewSchema, ...errors },
+      response: { 201: BuyersConfigViewSchema, ...BUYER_ERRORS },
     }),
     async (request, reply) => {
       const db = database();
       await options.live.current(db);
-      const saved = await options.live.change(db, changer(request), (current) => ({
+      const saved = await options.live.change(db, changerOf(request), (current) => ({
         document: { ...current!.file, buyers: [...current!.file.buyers, request.body] },
         paused: current!.paused,
         action: 'create',
@@ -122,13 +91,13 @@ const buyerRoutes: FastifyPluginAsyncZod<BuyerRoutesOptions> = async (app, optio
         'credential it has (write-only). 400 with field messages when it would not validate: nothing changes.',
       params: BuyerParamsSchema,
       body: BuyerChangeSchema,
-      response: { 200: BuyersConfigViewSchema, ...errors },
+      response: { 200: BuyersConfigViewSchema, ...BUYER_ERRORS },
     }),
     async (request) => {
       const db = database();
       await options.live.current(db);
       const { buyerId } = request.params;
-      const saved = await options.live.change(db, changer(request), (current) => {
+      const saved = await options.live.change(db, changerOf(request), (current) => {
         const index = indexOf(current, buyerId);
         const old = current!.file.buyers[index]!;
         const edited = {
@@ -162,13 +131,13 @@ const buyerRoutes: FastifyPluginAsyncZod<BuyerRoutesOptions> = async (app, optio
             ? 'Every worker stops sending it new pings and posts within seconds; an attempt in flight finishes.'
             : 'Every worker offers it leads again within seconds.',
         params: BuyerParamsSchema,
-        response: { 200: BuyersConfigViewSchema, ...errors },
+        response: { 200: BuyersConfigViewSchema, ...BUYER_ERRORS },
       }),
       async (request) => {
         const { buyerId } = request.params;
         const db = database();
         await options.live.current(db);
-        const saved = await options.live.change(db, changer(request), (current) => {
+        const saved = await options.live.change(db, changerOf(request), (current) => {
           indexOf(current, buyerId);
           const others = current!.paused.filter((id) => id !== buyerId);
           return {
