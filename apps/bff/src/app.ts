@@ -31,6 +31,7 @@ import operatorSessionRoutes from './routes/operator-session.js';
 import leadJourneyRoutes from './routes/lead-journey.js';
 import reportRoutes from './routes/reports.js';
 import adminReturnRoutes from './routes/admin-returns.js';
+import { BuyerTestLeads } from './buyer-config/buyer-test-leads.js';
 import { LiveBuyers } from './buyer-config/live-buyers.js';
 import buyerConfigAdminRoutes from './routes/buyer-config-admin.js';
 import buyerRoutes from './routes/buyers.js';
@@ -210,7 +211,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         sealer,
         file: env.BUYERS,
       });
-      await api.register(buyerRoutes, { db, live: liveBuyers });
+      const buyerTests = new BuyerTestLeads(app.redis, env.REDIS_KEY_PREFIX);
+      app.addHook('onClose', async () => buyerTests.close());
+      await api.register(buyerRoutes, { db, live: liveBuyers, tests: buyerTests });
       await api.register(buyerConfigAdminRoutes, {
         db,
         live: liveBuyers,

@@ -177,6 +177,10 @@ test(
     }
     await screenshotBothWidths(page, 'operator-buyers');
 
+    // The sample lead, sent by the worker through the buyer's adapter: the sandbox buyer takes every lead.
+    await page.getByRole('button', { name: 'Send the sample lead' }).click();
+    await page.getByText(/^first answered the sample lead: sold at \$\d/).waitFor();
+
     await health.getByRole('button', { name: 'Pause first' }).click();
     await health.getByRole('button', { name: 'Resume first' }).waitFor();
     await workerOnShownVersion(page);

@@ -40,9 +40,22 @@ export async function buildBuyerWalks(
     /** Writes an attempt's event to the system of record, when there is one. */
     recordAttempt: ((event: LeadEvent) => Promise<unknown>) | undefined;
   },
-): Promise<{ waterfall: WaterfallDeps | undefined; concurrency: number; close(): Promise<void> }> {
+): Promise<{
+  waterfall: WaterfallDeps | undefined;
+  /** The buyers this worker runs (a manager's test lead goes through it); none without a buyers file. */
+  registry: BuyerRegistry | undefined;
+  concurrency: number;
+  close(): Promise<void>;
+}> {
   const { metrics, logger } = deps;
-  if (!env.BUYERS) return { waterfall: undefined, concurrency: env.WORKER_CONCURRENCY, async close() {} };
+  if (!env.BUYERS) {
+    return {
+      waterfall: undefined,
+      registry: undefined,
+      concurrency: env.WORKER_CONCURRENCY,
+      async close() {},
+    };
+  }
   const file = env.BUYERS;
   const registry = new BuyerRegistry({ version: 0, file, paused: [] }, (buyer) =>
     createBuyerAdapter(
@@ -137,6 +150,7 @@ export async function buildBuyerWalks(
 
   return {
     waterfall,
+    registry,
     concurrency,
     async close() {
       await watcher?.stop();

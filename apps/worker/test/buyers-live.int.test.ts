@@ -1,3 +1,4 @@
+import type { Job } from 'bullmq';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { migrate, openDatabase, type Database } from '@funnel/db/database';
 import { buyerConfigChannel, publishBuyerConfigChange } from '@funnel/server-runtime/buyer-config-signal';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { BuyerConfigWatcher } from '../src/buyers/buyer-config-watcher.js';
+import { createBuyerTestProcessor } from '../src/buyers/buyer-test-lead.js';
 import { BuyerRegistry } from '../src/buyers/buyer-registry.js';
 import { createBuyerAdapter } from '../src/buyers/create-buyer-adapter.js';
 import { Pipeline } from './pipeline-fixture.js';
@@ -103,6 +105,27 @@ describe('buyers managed live: a worker runs the newest version of the document'
       await watcher.stop();
       await registry.close();
       await pipeline.close();
+    }
+  });
+
+  it('sends the sample lead to a buyer on a manager’s test, paused or not, and answers what the buyer said', async () => {
+    const file = buyersFile([
+      { id: 'first', tier: 1, protocol: 'sync-post', baseUrl: sandbox.buyerUrl('first'), priceLadder: [5] },
+    ]);
+    const registry = new BuyerRegistry({ version: 1, file, paused: ['first'] }, (b) => createBuyerAdapter(b));
+    const test = createBuyerTestProcessor(registry);
+    try {
+      const before = await sandbox.stats();
+      const answer = await test({ data: { buyerId: 'first', requestId: 'test-request-0001' } } as Job);
+      expect(answer).toMatchObject({ buyer: 'first', outcome: 'sold' });
+      expect(answer.price).toBeGreaterThanOrEqual(5);
+      expect((await sandbox.stats()).first!.attempts - before.first!.attempts).toBe(1);
+      expect(await test({ data: { buyerId: 'gone', requestId: 'test-request-0002' } } as Job)).toMatchObject({
+        outcome: 'error',
+        message: 'No buyer has this id here.',
+      });
+    } finally {
+      await registry.close();
     }
   });
 

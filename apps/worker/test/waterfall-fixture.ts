@@ -17,10 +17,8 @@ import { Bulkheads } from '../src/buyers/bulkheads.js';
 import type { BuyerLearning } from '../src/buyers/buyer-learning.js';
 import type { BuyerRegistry } from '../src/buyers/buyer-registry.js';
 import { createBuyerAdapter } from '../src/buyers/create-buyer-adapter.js';
+import { sampleLeadRecord } from '../src/buyers/sample-lead-record.js';
 import { JOBS } from '@funnel/contracts/jobs';
-import { CONSENT_VERSION } from '@funnel/contracts/consent';
-import { SAMPLE_LEAD, SAMPLE_SUBMISSION_CONTEXT } from '@funnel/contracts/sample-lead';
-import type { LeadRecord } from '@funnel/lead-store/lead-store';
 import { startQueueWorker } from '@funnel/server-runtime/job-queue';
 import {
   createSubmitLeadProcessor,
@@ -176,19 +174,4 @@ export function startWaterfallWorker(
 }
 
 /** The sample lead as the worker reads it from the store (what the adapters post). */
-export function storedSampleLead(): LeadRecord {
-  return {
-    id: SAMPLE_SUBMISSION_CONTEXT.leadId,
-    fields: SAMPLE_LEAD,
-    tracking: SAMPLE_SUBMISSION_CONTEXT.tracking,
-    consent: {
-      version: CONSENT_VERSION,
-      textSha256: 'a'.repeat(64),
-      button: 'REQUEST_FUNDS',
-      at: '2026-11-25T01:00:00.000Z',
-      ip: SAMPLE_SUBMISSION_CONTEXT.userIp,
-      userAgent: SAMPLE_SUBMISSION_CONTEXT.userAgent,
-      pageUrl: SAMPLE_SUBMISSION_CONTEXT.webSiteUrl,
-    },
-  } as unknown as LeadRecord;
-}
+export const storedSampleLead = sampleLeadRecord;

@@ -4,13 +4,16 @@ import * as z from 'zod';
 import {
   BuyerChangeSchema,
   BuyersConfigViewSchema,
+  BuyerTestResultSchema,
   BuyerViewSchema,
   buyerViews,
 } from '@funnel/contracts/buyer-admin';
 import { BuyerIdSchema } from '@funnel/contracts/buyers';
+import { ApiErrorSchema } from '@funnel/contracts/errors';
 import type { BuyerConfig } from '@funnel/db/buyer-config';
 import type { Database } from '@funnel/db/database';
 import { BUYER_ERRORS, buyersDatabase, changerOf, configView } from '../buyer-config/buyer-admin-http.js';
+import type { BuyerTestLeads } from '../buyer-config/buyer-test-leads.js';
 import type { LiveBuyers } from '../buyer-config/live-buyers.js';
 import { operatorRoute } from '../admin/operator-route.js';
 import { HttpError } from '../http-error.js';
@@ -18,7 +21,11 @@ import { HttpError } from '../http-error.js';
 export interface BuyerRoutesOptions {
   db: Kysely<Database> | undefined;
   live: LiveBuyers;
+  tests: BuyerTestLeads;
 }
+
+/** Past the buyer's own attempt time: how much longer a test waits for a worker to take it. */
+const TEST_QUEUE_MS = 5000;
 
 const BuyerParamsSchema = z.object({ buyerId: BuyerIdSchema });
 function indexOf(config: BuyerConfig | undefined, buyerId: string): number {
@@ -151,6 +158,27 @@ const buyerRoutes: FastifyPluginAsyncZod<BuyerRoutesOptions> = async (app, optio
       },
     );
   }
+
+  app.post(
+    '/admin/buyers/:buyerId/test',
+    operatorRoute('manager', 'buyers.test', {
+      summary: 'Send the sample lead to a buyer, and read its answer',
+      description:
+        'A worker posts the sample lead (a fictitious person) through the buyer’s adapter, at its first floor and ' +
+        'within its attempt time, paused or not; no cap place is taken and nothing is recorded as an attempt. ' +
+        '504 when no worker answered in time.',
+      params: BuyerParamsSchema,
+      response: { 200: BuyerTestResultSchema, 504: ApiErrorSchema, ...BUYER_ERRORS },
+    }),
+    async (request) => {
+      const config = await options.live.current(database());
+      const buyer = config.file.buyers[indexOf(config, request.params.buyerId)]!;
+      const result = await options.tests.send(buyer.id, buyer.timeouts.attemptMs + TEST_QUEUE_MS);
+      if (!result)
+        throw new HttpError(504, 'UNAVAILABLE', 'No worker answered in time: is a worker running?');
+      return result;
+    },
+  );
 };
 
 export default buyerRoutes;

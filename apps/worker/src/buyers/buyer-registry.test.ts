@@ -20,6 +20,7 @@ function adapterLog() {
     const entry = { buyer: b, closed: false };
     made.push(entry);
     return {
+      buyer: b,
       post: () => Promise.reject(new Error('not called')),
       check: () => Promise.reject(new Error('not called')),
       close: async () => {

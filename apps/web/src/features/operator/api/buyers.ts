@@ -3,6 +3,7 @@ import {
   BuyerConfigVersionListSchema,
   BuyerHealthListSchema,
   BuyersConfigViewSchema,
+  BuyerTestResultSchema,
 } from '@funnel/contracts/buyer-admin';
 import { apiRequest } from '@/lib/api-client';
 import { useSignOutOn401 } from './operator-session';
@@ -65,4 +66,12 @@ export function useSaveBuyer() {
         body: buyer,
       }),
   );
+}
+
+/** POST /api/v1/admin/buyers/:id/test — the sample lead sent to the buyer by a worker, and its answer. */
+export function useTestBuyer() {
+  return useMutation({
+    mutationFn: (buyerId: string) =>
+      apiRequest(`/admin/buyers/${buyerId}/test`, BuyerTestResultSchema, { method: 'POST' }),
+  });
 }

@@ -3,11 +3,32 @@ import type { BuyerView } from '@funnel/contracts/buyer-admin';
 import { SelectField } from '@/components/form/select-field';
 import { Button } from '@/components/ui/button';
 import { ApiRequestError } from '@/lib/api-request-error';
-import { useSaveBuyer } from '../api/buyers';
+import { useSaveBuyer, useTestBuyer } from '../api/buyers';
 import { messageOf } from './sign-in-form';
 import styles from './operator.module.css';
 
 const NEW = '';
+
+/** What the buyer answered the sample lead, or why it could not be sent. */
+function TestAnswer({ test }: { test: ReturnType<typeof useTestBuyer> }) {
+  if (test.error) {
+    return (
+      <p role="alert" className={styles.failed}>
+        {messageOf(test.error)}
+      </p>
+    );
+  }
+  if (!test.data) return null;
+  const { buyer, outcome, price, fieldErrors, message, latencyMs } = test.data;
+  return (
+    <p role="status">
+      {buyer} answered the sample lead: {outcome}
+      {price !== undefined ? ` at $${price}` : ''}
+      {message ? ` (${message})` : ''} in {latencyMs} ms
+      {fieldErrors && fieldErrors.length > 0 ? `; fields: ${fieldErrors.join('; ')}` : ''}.
+    </p>
+  );
+}
 
 /** A buyer's settings as the editor shows them: the buyers file's fields, never its credential. */
 function settingsOf(buyer: BuyerView | undefined): string {
@@ -29,6 +50,7 @@ export function BuyerEditor({ buyers }: { buyers: readonly BuyerView[] }) {
   const [apiKey, setApiKey] = useState('');
   const [parseError, setParseError] = useState<string | undefined>();
   const save = useSaveBuyer();
+  const test = useTestBuyer();
 
   function choose(id: string) {
     setSelected(id);
@@ -36,6 +58,7 @@ export function BuyerEditor({ buyers }: { buyers: readonly BuyerView[] }) {
     setApiKey('');
     setParseError(undefined);
     save.reset();
+    test.reset();
   }
 
   function submit(event: FormEvent) {
@@ -107,7 +130,18 @@ export function BuyerEditor({ buyers }: { buyers: readonly BuyerView[] }) {
           <Button type="submit" busy={save.isPending} busyLabel="Saving…">
             {buyer ? `Save ${buyer.id}` : 'Add buyer'}
           </Button>
+          {buyer && (
+            <Button
+              variant="secondary"
+              busy={test.isPending}
+              busyLabel="Sending…"
+              onClick={() => test.mutate(buyer.id)}
+            >
+              Send the sample lead
+            </Button>
+          )}
         </div>
+        <TestAnswer test={test} />
       </form>
     </section>
   );
