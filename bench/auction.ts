@@ -211,14 +211,16 @@ await withServices(async (track) => {
   const secrets = benchSecrets();
   const cipher = new FieldCipher(EncryptionKeysSchema.parse(secrets.FIELD_ENCRYPTION_KEYS!));
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-auction-'));
-  const sandboxFile = path.join(dir, 'sandbox-buyers.json');
-  writeFileSync(sandboxFile, JSON.stringify({ buyers: SANDBOX_BUYERS }));
-  const sandbox = track(await startSandbox({ SANDBOX_BUYERS_FILE: sandboxFile }));
+  const sandbox = track(await startSandbox({}, { buyers: SANDBOX_BUYERS }));
   const client = redisClient(redis.url);
   const schemas: string[] = [];
 
   const startWorker = (prefix: string, env: Record<string, string>) =>
-    startBenchWorker(redis.url, prefix, secrets, { LENDER_NETWORK_URL: sandbox.url, ...env });
+    startBenchWorker(redis.url, prefix, secrets, {
+      LENDER_NETWORK_URL: sandbox.url,
+      WORKER_CONCURRENCY: '100',
+      ...env,
+    });
 
   /** One setup: its buyers file, two workers, its leads, the returns played, the sales counted. */
   async function runSetup(

@@ -50,21 +50,21 @@ await withServices(async (track) => {
   const secrets = benchSecrets();
   const cipher = new FieldCipher(EncryptionKeysSchema.parse(secrets.FIELD_ENCRYPTION_KEYS!));
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-buyers-'));
-  const sandboxFile = path.join(dir, 'sandbox-buyers.json');
-  writeFileSync(sandboxFile, JSON.stringify({ buyers: sandboxBuyers }));
   const sandbox = track(
-    await startSandbox({
-      SANDBOX_BUYERS_FILE: sandboxFile,
-      // The root network plays lead-network for the single-network setup.
-      SANDBOX_SEED: String(networkProfile.seed),
-      SANDBOX_SOLD_SHARE: String(networkProfile.soldShare),
-      SANDBOX_PENDING_SHARE: String(networkProfile.pendingShare),
-      SANDBOX_PENDING_MIN_MS: String(networkProfile.pendingMinMs),
-      SANDBOX_PENDING_MAX_MS: String(networkProfile.pendingMaxMs),
-      SANDBOX_LATENCY_MIN_MS: String(networkProfile.latencyMinMs),
-      SANDBOX_LATENCY_MAX_MS: String(networkProfile.latencyMaxMs),
-      SANDBOX_REJECT_REDIRECT: 'false',
-    }),
+    await startSandbox(
+      {
+        // The root network plays lead-network for the single-network setup.
+        SANDBOX_SEED: String(networkProfile.seed),
+        SANDBOX_SOLD_SHARE: String(networkProfile.soldShare),
+        SANDBOX_PENDING_SHARE: String(networkProfile.pendingShare),
+        SANDBOX_PENDING_MIN_MS: String(networkProfile.pendingMinMs),
+        SANDBOX_PENDING_MAX_MS: String(networkProfile.pendingMaxMs),
+        SANDBOX_LATENCY_MIN_MS: String(networkProfile.latencyMinMs),
+        SANDBOX_LATENCY_MAX_MS: String(networkProfile.latencyMaxMs),
+        SANDBOX_REJECT_REDIRECT: 'false',
+      },
+      { buyers: sandboxBuyers },
+    ),
   );
 
   const example = BuyersFileSchema.parse(readJson('config/buyers.example.json'));
@@ -81,7 +81,7 @@ await withServices(async (track) => {
   const networkPrice = buyers.buyers.find((b) => b.id === 'lead-network')!.price ?? 0;
 
   const startWorker = (keyPrefix: string, extra: Record<string, string>) =>
-    startBenchWorker(redis.url, keyPrefix, secrets, extra);
+    startBenchWorker(redis.url, keyPrefix, secrets, { WORKER_CONCURRENCY: '100', ...extra });
   const client = redisClient(redis.url);
 
   // 1. The single network: no buyers file, as before issue 13.

@@ -29,8 +29,15 @@ import { borrowerLead, sendPartnerLead } from '@funnel/testing/lead-traffic';
 import { freePort } from '@funnel/testing/processes';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { smoke } from './lib/bench-options.js';
-import { CPU, answers, startService, withServices, type Service } from './lib/processes.js';
-import { benchSecrets, built, redisClient, startBff, startRedis, startSandbox } from './lib/services.js';
+import { CPU, withServices, type Service } from './lib/processes.js';
+import {
+  benchSecrets,
+  redisClient,
+  startBff,
+  startRedis,
+  startSandbox,
+  startWorker as startBenchWorker,
+} from './lib/services.js';
 
 const N = smoke ? 30 : 1_000;
 const PARALLEL = 16;
@@ -195,28 +202,19 @@ await withServices(async (track) => {
     );
     let worker: Service | undefined;
     const startWorker = async () => {
-      const port = await freePort();
       worker = track(
-        await startService({
-          name: 'worker',
-          command: process.execPath,
-          args: [built('worker', 'main.js')],
-          cpu: CPU.server,
-          env: {
-            NODE_ENV: 'production',
-            LOG_LEVEL: 'warn',
-            REDIS_URL: redisService.url,
-            REDIS_KEY_PREFIX: PREFIX,
+        await startBenchWorker(
+          redisService.url,
+          PREFIX,
+          secrets,
+          {
             LENDER_NETWORK_URL: sandbox.url,
             DATABASE_URL: databaseUrl,
             POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
             SENSITIVE_PURGE_GRACE_HOURS: String(PURGE_GRACE_S / 3600),
-            WORKER_METRICS_PORT: String(port),
-            ...secrets,
           },
-          ready: () => answers(`http://127.0.0.1:${port}/readyz`),
-          timeoutMs: 60_000,
-        }),
+          { metricsPort: await freePort() },
+        ),
       );
       return worker;
     };

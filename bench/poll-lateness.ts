@@ -12,11 +12,18 @@ import { LeadStore } from '@funnel/lead-store/lead-store';
 import { smoke } from './lib/bench-options.js';
 import { partnerKey, partnerLeadBody } from '@funnel/testing/partner-lead';
 import { freePort } from '@funnel/testing/processes';
-import { CPU, REPO_ROOT, answers, startService, withServices } from './lib/processes.js';
+import { CPU, REPO_ROOT, startService, withServices } from './lib/processes.js';
 import { bucketCounts, parseHistogram, quantileBucket, sumHistograms } from './lib/histogram.js';
 import { startRecordingProxy } from './lib/recording-proxy.js';
 import { fmt, report } from './lib/report.js';
-import { benchSecrets, built, redisClient, startBff, startRedis, startSandbox } from './lib/services.js';
+import {
+  benchSecrets,
+  redisClient,
+  startBff,
+  startRedis,
+  startSandbox,
+  startWorker,
+} from './lib/services.js';
 import { percentile } from './lib/stats.js';
 import path from 'node:path';
 
@@ -57,24 +64,13 @@ await withServices(async (track) => {
     const metricsPort = await freePort();
     metricsUrls.push(`http://127.0.0.1:${metricsPort}/metrics`);
     track(
-      await startService({
-        name,
-        command: process.execPath,
-        args: [built('worker', 'main.js')],
-        cpu: CPU.server,
-        env: {
-          NODE_ENV: 'production',
-          LOG_LEVEL: 'warn',
-          REDIS_URL: redis.url,
-          REDIS_KEY_PREFIX: 'bench:',
-          LENDER_NETWORK_URL: proxy.url,
-          POLL_INTERVAL_MS: String(INTERVAL_MS),
-          WORKER_METRICS_PORT: String(metricsPort),
-          ...secrets,
-        },
-        ready: () => answers(`http://127.0.0.1:${metricsPort}/readyz`),
-        timeoutMs: 60_000,
-      }),
+      await startWorker(
+        redis.url,
+        'bench:',
+        secrets,
+        { LENDER_NETWORK_URL: proxy.url, POLL_INTERVAL_MS: String(INTERVAL_MS) },
+        { name, metricsPort },
+      ),
     );
   }
 

@@ -23,6 +23,7 @@ const SCRIPTS = [
   'buyer-pause',
   'system-of-record',
   'capacity',
+  'audit-cost',
   'lighthouse',
 ].filter((name) => only.length === 0 || only.includes(name));
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -116,19 +116,40 @@ export function bffEnv(options: {
   };
 }
 
-/** The lender sandbox on a free port and the load CPU, configured by its `SANDBOX_*` variables. */
-export async function startSandbox(env: Record<string, string>): Promise<Service & { url: string }> {
+/**
+ * The lender sandbox on a free port and the load CPU, configured by its `SANDBOX_*` variables; with `buyers`, it
+ * plays those buyers (written to a file of its own, removed on stop).
+ */
+export async function startSandbox(
+  env: Record<string, string>,
+  options: { buyers?: readonly unknown[] } = {},
+): Promise<Service & { url: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const dir = options.buyers ? mkdtempSync(path.join(tmpdir(), 'bench-sandbox-')) : undefined;
+  const buyersFile = dir ? path.join(dir, 'sandbox-buyers.json') : undefined;
+  if (buyersFile) writeFileSync(buyersFile, JSON.stringify({ buyers: options.buyers }));
   const service = await startService({
     name: 'lender-sandbox',
     command: process.execPath,
     args: [built('lender-sandbox', 'server.js')],
     cpu: CPU.load,
-    env: { SANDBOX_PORT: String(port), SANDBOX_LOG_LEVEL: 'warn', ...env },
+    env: {
+      SANDBOX_PORT: String(port),
+      SANDBOX_LOG_LEVEL: 'warn',
+      ...(buyersFile ? { SANDBOX_BUYERS_FILE: buyersFile } : {}),
+      ...env,
+    },
     ready: () => answers(`${url}/healthz`),
   });
-  return { ...service, url };
+  return {
+    ...service,
+    url,
+    async stop() {
+      await service.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A baseline server from bench/baselines, run from source, pinned to the server CPU. */
@@ -162,16 +183,19 @@ export { built };
 
 /**
  * A built worker (`apps/worker/dist/main.js`) on the server CPU, under `keyPrefix`, with the run's secrets and
- * `env` (its buyers file, lender network, system of record); ready as soon as it is spawned.
+ * `env` (its buyers file, lender network, system of record). With `metricsPort`, it serves its metrics there and
+ * is ready once its `/readyz` answers; without, it is ready as soon as it is spawned.
  */
 export function startWorker(
   redisUrl: string,
   keyPrefix: string,
   secrets: Record<string, string>,
   env: Record<string, string>,
+  options: { name?: string; metricsPort?: number } = {},
 ): Promise<Service> {
+  const { metricsPort } = options;
   return startService({
-    name: 'worker',
+    name: options.name ?? 'worker',
     command: process.execPath,
     args: [built('worker', 'main.js')],
     cpu: CPU.server,
@@ -180,12 +204,13 @@ export function startWorker(
       LOG_LEVEL: 'warn',
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: keyPrefix,
-      WORKER_METRICS_PORT: '0',
-      WORKER_CONCURRENCY: '100',
+      WORKER_METRICS_PORT: String(metricsPort ?? 0),
       ...secrets,
       ...env,
     },
-    ready: () => true,
+    ...(metricsPort === undefined
+      ? { ready: () => true }
+      : { ready: () => answers(`http://127.0.0.1:${metricsPort}/readyz`), timeoutMs: 60_000 }),
   });
 }
 

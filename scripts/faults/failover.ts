@@ -253,13 +253,19 @@ export async function runFailover(short: boolean): Promise<boolean> {
         });
       }
     };
+    let walksGivenUp = 0;
     const funnelLoop = async () => {
       while (!stop) {
         borrowers += 1;
         // Writes are refused (503) until the old primary is back as a replica, which may take the full 150 s
-        // the scenario waits for it: a walk keeps starting over that long.
-        const walked = await walkFunnelLead(bffUrl, borrowerLead(borrowers), { retryForMs: 160_000 });
-        funnelLeadIds.push(walked.leadId);
+        // the scenario waits for it: a walk keeps starting over that long, then the visitor gives up. Nothing of
+        // theirs was acknowledged, so nothing is lost: counted, and the traffic goes on.
+        try {
+          const walked = await walkFunnelLead(bffUrl, borrowerLead(borrowers), { retryForMs: 160_000 });
+          funnelLeadIds.push(walked.leadId);
+        } catch {
+          walksGivenUp += 1;
+        }
       }
     };
     // A probe every 100 ms: a lead creation (a write the replica must confirm) and /readyz.
@@ -444,6 +450,7 @@ export async function runFailover(short: boolean): Promise<boolean> {
         'leads accepted (funnel / partner)',
         `${accepted.length} (${funnelLeadIds.length} / ${accepted.length - funnelLeadIds.length})`,
       ],
+      ['funnel walks given up (refused for 160 s)', String(walksGivenUp)],
       ['leads final / lost / stuck', `${final} / ${lost} / ${stuck}`],
       ['outcomes', [...reasons].map(([k, n]) => `${k} ${n}`).join(', ')],
       ['upstream posts per lead 0 / 1 / >1', `${posts.zero} / ${posts.one} / ${posts.more}`],

@@ -39,6 +39,7 @@ import buyerApiRoutes from './routes/buyer-api.js';
 import { openDatabase } from '@funnel/db/database';
 import { deleteConsents } from '@funnel/db/consent-archive';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
+import { replicaWaitOf } from '@funnel/server-runtime/replica-wait';
 import clientLogRoutes from './routes/client-logs.js';
 import crossSellRoutes from './routes/cross-sell.js';
 import healthRoutes from './routes/health.js';
@@ -63,7 +64,7 @@ export interface AppOptions {
    * bench sets it, to measure today's set against the older sensitive-only one in the same run.
    */
   sealedFields?: (field: string) => boolean;
-  /** False only in the audit bench (bench/operator-audit.ts), to measure what the audit log costs a request. */
+  /** False only in the audit bench (bench/audit-cost.ts), to measure what the audit log costs a request. */
   operatorAudit?: boolean;
 }
 
@@ -158,7 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(partnerAuth, { keys: env.PARTNER_API_KEYS });
 
-  await app.register(healthRoutes);
+  await app.register(healthRoutes, { replicaWait: replicaWaitOf(env) });
   await app.register(queueDashboard, {
     token: env.ADMIN_API_TOKEN,
     keyPrefix: env.REDIS_KEY_PREFIX,
@@ -199,7 +200,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             )
           : undefined;
       if (oidc) await api.register(operatorOidcRoutes, { signIn: oidc, secure: env.COOKIE_SECURE });
-      await api.register(operatorSessionRoutes, { oidc: oidc !== undefined, now });
+      await api.register(operatorSessionRoutes, {
+        oidc: oidc !== undefined,
+        oidcProvider: env.OIDC_PROVIDER_NAME,
+        now,
+      });
       await api.register(operatorAccountRoutes, { db, now });
       await api.register(reportRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
       await api.register(leadJourneyRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });

@@ -125,6 +125,8 @@ export const EnvSchema = z
         ),
       )
       .default([]),
+    /** The provider's name on the console's button, "Sign in with <name>"; unset, "your organisation's account". */
+    OIDC_PROVIDER_NAME: z.string().trim().min(1).max(40).optional(),
     /** A plain-HTTP provider: tests and local development only, refused in production. */
     OIDC_ALLOW_HTTP: boolish.default(false),
     /** Version of the partner list shown; unset, a hash of PARTNER_NAMES (bump it when the partner source changes). */

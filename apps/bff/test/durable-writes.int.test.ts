@@ -98,11 +98,22 @@ describe('writes confirmed by a replica before they are acknowledged (REDIS_WAIT
     const funnel = await t.app.inject({ method: 'POST', url: '/api/v1/lead', payload: LANDING });
     expect(funnel.statusCode).toBe(503);
     expect(funnel.json().error.code).toBe('UNAVAILABLE');
+    // Readiness says so, rather than sending borrowers to an instance that refuses their answers.
+    const notReady = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(notReady.statusCode).toBe(503);
+    expect(notReady.json()).toEqual({ status: 'writes refused: replicas missing' });
     // A replay of the refused request is refused as well: it would acknowledge the same unconfirmed lead.
     expect((await post(key)).statusCode).toBe(503);
 
     await replica.start();
     await synced();
+    // Ready again with no write needed to find out: the check itself probes once the refusal period is over.
+    let ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    for (let i = 0; ready.statusCode !== 200 && i < 20; i += 1) {
+      await new Promise((r) => setTimeout(r, 250));
+      ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    }
+    expect(ready.json()).toEqual({ status: 'ready' });
     const leadsBefore = (await leadKeys(t.redis)).length;
     // Retried as a partner does after Retry-After (the connection refuses at once for a moment after a short wait).
     let retried = await post(key);

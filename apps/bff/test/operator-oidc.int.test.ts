@@ -1,98 +1,57 @@
 // Console sign-in through the organisation's identity provider (issue 33, ADR 0021), against a real OpenID
-// Provider: `oidc-provider` (OpenID Certified) started by this test on a free port, with its login and consent
-// interactions answered by the test as a person at the provider would. No mock: discovery, the authorization
-// request with PKCE, the code exchange, the ID token's signature and UserInfo are all the real protocol.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// Provider: `oidc-provider` (OpenID Certified) started by this test on a free port (`@funnel/testing/oidc-provider`,
+// shared with the browser test), whose sign-in and consent pages the test fills as a person at the provider would.
+// No mock: discovery, the authorization request with PKCE, the code exchange, the ID token's signature and UserInfo
+// are all the real protocol.
 import type { Kysely } from 'kysely';
-import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Database } from '@funnel/db/database';
+import { startOidcProvider, type OidcPerson, type TestOidcProvider } from '@funnel/testing/oidc-provider';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { OPERATOR_COOKIE } from '../src/plugins/admin-auth.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
 const REDIRECT = 'http://localhost:3000/api/v1/admin/oidc/callback';
-const CLIENT = { client_id: 'funnel-console', client_secret: 'funnel-console-secret-0123456789abcdef' };
+const CLIENT = {
+  clientId: 'funnel-console',
+  clientSecret: 'funnel-console-secret-0123456789abcdef',
+  redirectUri: REDIRECT,
+};
 
 /** The provider's directory: each person's claims, groups included. */
-const people: Record<string, { email: string; name: string; groups: string[] }> = {
-  grace: { email: 'grace@example.com', name: 'Grace Hopper', groups: ['staff', 'funnel-admins'] },
-  linus: { email: 'linus@example.com', name: 'Linus', groups: ['staff'] },
+const people: Record<string, OidcPerson> = {
+  grace: {
+    email: 'grace@example.com',
+    name: 'Grace Hopper',
+    groups: ['staff', 'funnel-admins'],
+    password: 'cobol',
+  },
+  linus: { email: 'linus@example.com', name: 'Linus', groups: ['staff'], password: 'kernel' },
 };
 
 describe('operator sign-in through OpenID Connect', () => {
   const schema = testSchema('opoidc');
   let db: Kysely<Database>;
   let t: TestApp;
-  let server: Server;
+  let provider: TestOidcProvider;
   let issuer: string;
   /** Who signs in at the provider next. */
   let person = 'grace';
 
   beforeAll(async () => {
-    server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const provider = new Provider(issuer, {
-      clients: [
-        {
-          ...CLIENT,
-          redirect_uris: [REDIRECT],
-          grant_types: ['authorization_code'],
-          response_types: ['code'],
-        },
-      ],
-      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
-      scopes: ['openid', 'email', 'profile', 'groups'],
-      findAccount: (_ctx, sub) => ({
-        accountId: sub,
-        claims: () => ({ sub, email_verified: true, ...people[sub] }),
-      }),
-      features: { devInteractions: { enabled: false } },
-      interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-      cookies: { keys: ['oidc-test-cookie-key-0123456789'] },
-      pkce: { required: () => true },
-    });
-    const callback = provider.callback();
-    server.on('request', (req, res) => {
-      if (!req.url?.startsWith('/interaction/')) return void callback(req, res);
-      void (async () => {
-        // The person at the provider: signs in as `person`, and agrees to share what the console asks.
-        const details = await provider.interactionDetails(req, res);
-        if (details.prompt.name === 'login') {
-          await provider.interactionFinished(
-            req,
-            res,
-            { login: { accountId: person } },
-            { mergeWithLastSubmission: false },
-          );
-          return;
-        }
-        const grant = new provider.Grant({
-          accountId: details.session!.accountId,
-          clientId: CLIENT.client_id,
-        });
-        grant.addOIDCScope(String(details.params.scope));
-        await provider.interactionFinished(
-          req,
-          res,
-          { consent: { grantId: await grant.save() } },
-          { mergeWithLastSubmission: true },
-        );
-      })();
-    });
-
+    provider = await startOidcProvider(CLIENT, people);
+    issuer = provider.issuer;
     db = openDatabase({ url: testDatabaseUrl(), schema });
     await migrate(db, schema);
     t = await startTestApp({
       env: {
         DATABASE_URL: `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
         OIDC_ISSUER_URL: issuer,
-        OIDC_CLIENT_ID: CLIENT.client_id,
-        OIDC_CLIENT_SECRET: CLIENT.client_secret,
+        OIDC_CLIENT_ID: CLIENT.clientId,
+        OIDC_CLIENT_SECRET: CLIENT.clientSecret,
         OIDC_REDIRECT_URL: REDIRECT,
         OIDC_ROLE_MAP: 'funnel-viewers=viewer,funnel-admins=admin',
+        OIDC_PROVIDER_NAME: 'Example Identity',
         OIDC_ALLOW_HTTP: 'true',
         RATE_LIMIT_MAX: '100000',
       },
@@ -102,7 +61,7 @@ describe('operator sign-in through OpenID Connect', () => {
     await t.close();
     await db.destroy();
     await dropSchema(schema);
-    await new Promise((resolve) => server.close(resolve));
+    await provider.close();
   });
 
   /**
@@ -118,10 +77,13 @@ describe('operator sign-in through OpenID Connect', () => {
     expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
     const jar = new Map<string, string>();
     let url = authorize.href;
+    let form: URLSearchParams | undefined;
     for (let hop = 0; !url.startsWith(REDIRECT); hop += 1) {
       if (hop > 10) throw new Error('too many redirects');
       const response = await fetch(url, {
         redirect: 'manual',
+        method: form ? 'POST' : 'GET',
+        body: form,
         headers: { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; ') },
       });
       for (const cookie of response.headers.getSetCookie()) {
@@ -130,9 +92,19 @@ describe('operator sign-in through OpenID Connect', () => {
         jar.set(pair!.slice(0, at), pair!.slice(at + 1));
       }
       const location = response.headers.get('location');
-      if (!location)
-        throw new Error(`the provider stopped at ${url}: ${response.status} ${await response.text()}`);
-      url = new URL(location, url).href;
+      if (location) {
+        url = new URL(location, url).href;
+        form = undefined;
+        continue;
+      }
+      // One of the provider's pages: its sign-in form (the person's username and password) or its consent form.
+      const page = await response.text();
+      const action = /<form method="post" action="([^"]+)"/.exec(page)?.[1];
+      if (!action) throw new Error(`the provider stopped at ${url}: ${response.status} ${page}`);
+      url = new URL(action, url).href;
+      form = new URLSearchParams(
+        page.includes('name="password"') ? { username: person, password: people[person]!.password } : {},
+      );
     }
     const back = new URL(url);
     return t.app.inject({
@@ -157,6 +129,7 @@ describe('operator sign-in through OpenID Connect', () => {
     expect(await whoAmI(session.value)).toMatchObject({
       signedIn: true,
       oidc: true,
+      oidcProvider: 'Example Identity',
       account: { email: 'grace@example.com', displayName: 'Grace Hopper', role: 'admin' },
     });
     const row = await db
@@ -195,6 +168,7 @@ describe('operator sign-in through OpenID Connect', () => {
       .where('outcome', '=', 'denied')
       .executeTakeFirstOrThrow();
     expect(entry.details).toEqual({ reason: 'no-role' });
+    expect(entry.actor).toBe('linus@example.com');
   });
 
   it("refuses an answer that does not carry this browser's state", async () => {

@@ -323,13 +323,21 @@ describe('operator accounts, sessions, roles and the audit log', () => {
     ).toBe(409);
   });
 
-  it('signs out everywhere: every browser of the account must sign in again', async () => {
+  it("signs out everywhere: every browser of the account must sign in again, and no one else's", async () => {
     const laptop = await cookieFor('ada@example.com');
     const phone = await cookieFor('ada@example.com');
+    const colleague = await cookieFor('max@example.com');
     expect((await call({ method: 'DELETE', url: '/api/v1/admin/sessions', cookie: laptop })).statusCode).toBe(
       204,
     );
     for (const cookie of [laptop, phone]) expect((await call({ url: FUNNEL, cookie })).statusCode).toBe(401);
+    expect((await call({ url: FUNNEL, cookie: colleague })).statusCode).toBe(200);
+    const [entry] = await db
+      .selectFrom('operator_audit')
+      .select(['actor', 'outcome'])
+      .where('action', '=', 'session.sign-out-everywhere')
+      .execute();
+    expect(entry).toEqual({ actor: 'ada@example.com', outcome: 'allowed' });
   });
 
   it('ends a session after 30 idle minutes, and 8 hours after sign-in however busy', async () => {

@@ -156,10 +156,16 @@ export interface HarnessOptions {
   label: string;
   /** Extra BFF environment (e.g. a lender-network URL in later suites). */
   bffEnv?: Record<string, string>;
+  /** The BFF's port, when a suite must know it before the BFF starts (e.g. to register its OIDC callback). */
+  port?: number;
 }
 
 /** Starts the built BFF (serving the built web app) on a free port, and Chromium. */
-export async function startHarness({ label, bffEnv = {} }: HarnessOptions): Promise<Harness> {
+export async function startHarness({
+  label,
+  bffEnv = {},
+  port: chosenPort,
+}: HarnessOptions): Promise<Harness> {
   const config: HarnessConfig = {
     redisUrl: requireRedisUrl(),
     keyPrefix: testKeyPrefix(`e2e-${label}`),
@@ -186,7 +192,7 @@ export async function startHarness({ label, bffEnv = {} }: HarnessOptions): Prom
   };
 
   try {
-    const port = await freePort();
+    const port = chosenPort ?? (await freePort());
     const baseUrl = `http://127.0.0.1:${port}`;
     const bff = await startProcess({
       name: 'bff',

@@ -46,6 +46,8 @@ export const OperatorSessionSchema = z.object({
   account: OperatorMeSchema.optional(),
   /** Whether `GET /api/v1/admin/oidc/start` signs in through the organisation's identity provider. */
   oidc: z.boolean(),
+  /** The identity provider's name for the console's sign-in button (OIDC_PROVIDER_NAME), when one is set. */
+  oidcProvider: z.string().optional(),
 });
 export type OperatorSession = z.infer<typeof OperatorSessionSchema>;
 

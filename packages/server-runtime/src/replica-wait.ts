@@ -81,6 +81,22 @@ export async function confirmReplicated(redis: Redis, config: ReplicaWaitConfig)
   shortUntil.delete(redis);
 }
 
+/**
+ * Whether this connection's writes are acknowledged now: false while they are refused for want of replicas (a
+ * wait came back short). Once the refusal period is over it probes, as the next write would, so a readiness check
+ * turns green again when the replicas are back even if no write comes in meanwhile.
+ */
+export async function acceptsWrites(redis: Redis, config: ReplicaWaitConfig): Promise<boolean> {
+  if (config.replicas <= 0 || !shortUntil.has(redis)) return true;
+  try {
+    await confirmReplicated(redis, config);
+    return true;
+  } catch (error) {
+    if (error instanceof WriteNotReplicatedError) return false;
+    throw error;
+  }
+}
+
 /** The wait an app's parsed environment asks for (`serverEnvFields`). */
 export function replicaWaitOf(env: {
   REDIS_WAIT_REPLICAS: number;

@@ -80,7 +80,7 @@ export interface AdminAuthOptions {
   absoluteMs: number;
   /** The issuer authenticator apps show. */
   issuer: string;
-  /** Off only to measure what the audit log costs (bench/operator-audit.ts). */
+  /** Off only to measure what the audit log costs (bench/audit-cost.ts). */
   audit?: boolean;
   now: () => Date;
 }

@@ -1,15 +1,22 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { acceptsWrites, type ReplicaWaitConfig } from '@funnel/server-runtime/replica-wait';
 
-/** Liveness (the process answers) and readiness (Redis answers) for orchestrators and load balancers. */
-const healthRoutes: FastifyPluginAsync = async (app) => {
+/**
+ * Liveness (the process answers) and readiness for orchestrators and load balancers: Redis answers, and takes
+ * this instance's writes (not while they are refused for want of replicas, docs/adr/0018).
+ */
+const healthRoutes: FastifyPluginAsync<{ replicaWait: ReplicaWaitConfig }> = async (app, { replicaWait }) => {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
       await app.redis.ping();
-      return { status: 'ready' };
     } catch {
       return reply.code(503).send({ status: 'redis unavailable' });
     }
+    if (!(await acceptsWrites(app.redis, replicaWait).catch(() => false))) {
+      return reply.code(503).send({ status: 'writes refused: replicas missing' });
+    }
+    return { status: 'ready' };
   });
 };
 

@@ -62,10 +62,12 @@ const operatorOidcRoutes: FastifyPluginAsyncZod<OperatorOidcRoutesOptions> = asy
         return { ok: false as const, reason: 'state' as const };
       });
       if (!result.ok) {
+        // The provider vouched for who this is, so the refusal names them (a local sign-in's typed email is not).
         await app.audit(request, {
           action: 'session.sign-in-oidc',
           outcome: 'denied',
           details: { reason: result.reason },
+          ...('email' in result && result.email ? { actor: result.email } : {}),
         });
         return reply.redirect('/operator?signIn=refused', 303);
       }

@@ -25,6 +25,8 @@ const ENTER_CODE = 'Enter the 6-digit code from your authenticator app.';
 export interface OperatorSessionRoutesOptions {
   /** Whether the organisation's identity provider is configured (`GET /admin/oidc/start`). */
   oidc: boolean;
+  /** The provider's name for the sign-in button (OIDC_PROVIDER_NAME). */
+  oidcProvider: string | undefined;
   now: () => Date;
 }
 
@@ -116,8 +118,12 @@ const operatorSessionRoutes: FastifyPluginAsyncZod<OperatorSessionRoutesOptions>
         session && app.operatorAccounts
           ? await findAccount(app.operatorAccounts.db, { accountId: session.accountId })
           : undefined;
-      if (!session || !row || row.disabled_at !== null) return { signedIn: false, oidc: options.oidc };
-      return { signedIn: true, account: { ...me(row), role: session.role }, oidc: options.oidc };
+      const sso = {
+        oidc: options.oidc,
+        ...(options.oidc && options.oidcProvider ? { oidcProvider: options.oidcProvider } : {}),
+      };
+      if (!session || !row || row.disabled_at !== null) return { signedIn: false, ...sso };
+      return { signedIn: true, account: { ...me(row), role: session.role }, ...sso };
     },
   );
 

@@ -1,10 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { AuditEntry } from '@funnel/contracts/operators';
 import { SelectField } from '@/components/form/select-field';
 import { TextField } from '@/components/form/text-field';
-import { Button } from '@/components/ui/button';
 import { PageHeading } from '@/components/ui/page-heading';
 import { auditQuery, useAccounts, useAudit, type AuditFilters } from '../api/accounts';
+import { DateRangeFields, FiltersForm, useFiltersDraft } from './filters-form';
 import { ReportTable, type ReportColumn } from './report-table';
 import { messageOf } from './sign-in-form';
 import styles from './operator.module.css';
@@ -23,25 +23,23 @@ const COLUMNS: ReportColumn<AuditEntry>[] = [
 /** `/operator/audit` (admin): every console action, newest first, filtered, and as CSV. */
 export function AuditPage() {
   const [filters, setFilters] = useState(EMPTY);
-  const [draft, setDraft] = useState(EMPTY);
+  const { draft, set } = useFiltersDraft(EMPTY);
   const audit = useAudit(filters);
   const accounts = useAccounts();
   const actors = [
     ...(accounts.data?.accounts ?? []).map((a) => ({ value: a.accountId, label: a.email })),
     { value: 'api-token', label: 'Machine clients (ADMIN_API_TOKEN)' },
   ];
-  const set = (key: keyof AuditFilters) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setFilters({ ...draft, action: draft.action.trim() });
-  }
 
   return (
     <>
       <PageHeading id="operator-audit" documentTitle="Audit log">
         Audit log
       </PageHeading>
-      <form className={styles.filters} onSubmit={submit} noValidate aria-label="Audit filters">
+      <FiltersForm
+        label="Audit filters"
+        onApply={() => setFilters({ ...draft, action: draft.action.trim() })}
+      >
         <SelectField
           id="audit-actor"
           label="Operator"
@@ -57,18 +55,15 @@ export function AuditPage() {
           value={draft.action}
           onValueChange={set('action')}
         />
-        <TextField
-          id="audit-from"
-          label="From (UTC)"
-          type="date"
-          value={draft.from}
-          onValueChange={set('from')}
+        <DateRangeFields
+          idPrefix="audit"
+          labelSuffix=" (UTC)"
+          from={draft.from}
+          to={draft.to}
+          onFrom={set('from')}
+          onTo={set('to')}
         />
-        <TextField id="audit-to" label="To (UTC)" type="date" value={draft.to} onValueChange={set('to')} />
-        <div className={styles.apply}>
-          <Button type="submit">Apply filters</Button>
-        </div>
-      </form>
+      </FiltersForm>
       <section className={styles.section} aria-labelledby="audit-entries">
         <div className={styles.sectionHead}>
           <h2 id="audit-entries">Entries</h2>

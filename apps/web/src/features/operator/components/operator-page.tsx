@@ -75,7 +75,8 @@ export default function OperatorPage() {
         The server could not be reached. Please reload the page.
       </p>
     );
-  } else if (!account) body = <SignInForm oidc={session.data?.oidc === true} />;
+  } else if (!account)
+    body = <SignInForm oidc={session.data?.oidc === true} provider={session.data?.oidcProvider} />;
   else {
     body = (
       <Routes>

@@ -1,10 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { REPORT_MAX_DAYS } from '@funnel/contracts/reports';
 import { SelectField } from '@/components/form/select-field';
 import { TextField } from '@/components/form/text-field';
-import { Button } from '@/components/ui/button';
 import type { ReportFilters } from '../utils/report-filters';
-import styles from './operator.module.css';
+import { DateRangeFields, FiltersForm, useFiltersDraft } from './filters-form';
 
 const SOURCE_OPTIONS = [
   { value: 'funnel', label: 'Funnel (borrowers)' },
@@ -20,7 +19,7 @@ function rangeError(from: string, to: string): string | undefined {
   return undefined;
 }
 
-/** The filters, applied together on submit so typing an affiliate does not fetch a report per key. */
+/** The reports' filters: a day range of at most REPORT_MAX_DAYS, an affiliate, a source. */
 export function ReportFiltersForm({
   filters,
   onApply,
@@ -28,28 +27,23 @@ export function ReportFiltersForm({
   filters: ReportFilters;
   onApply: (filters: ReportFilters) => void;
 }) {
-  const [draft, setDraft] = useState(filters);
+  const { draft, set } = useFiltersDraft(filters);
   const [error, setError] = useState<string | undefined>();
-  const set = <K extends keyof ReportFilters>(key: K) => {
-    return (value: string) => setDraft((current) => ({ ...current, [key]: value }));
-  };
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function apply() {
     const problem = rangeError(draft.from, draft.to);
     setError(problem);
     if (!problem) onApply({ ...draft, affiliate: draft.affiliate.trim() });
   }
 
   return (
-    <form className={styles.filters} onSubmit={submit} noValidate aria-label="Report filters">
-      <TextField id="report-from" label="From" type="date" value={draft.from} onValueChange={set('from')} />
-      <TextField
-        id="report-to"
-        label="To"
-        type="date"
-        value={draft.to}
-        onValueChange={set('to')}
+    <FiltersForm label="Report filters" onApply={apply}>
+      <DateRangeFields
+        idPrefix="report"
+        from={draft.from}
+        to={draft.to}
+        onFrom={set('from')}
+        onTo={set('to')}
         error={error}
       />
       <TextField
@@ -65,11 +59,8 @@ export function ReportFiltersForm({
         options={SOURCE_OPTIONS}
         placeholder="All sources"
         value={draft.source}
-        onValueChange={(value) => set('source')(value as ReportFilters['source'])}
+        onValueChange={set('source')}
       />
-      <div className={styles.apply}>
-        <Button type="submit">Apply filters</Button>
-      </div>
-    </form>
+    </FiltersForm>
   );
 }

@@ -17,7 +17,7 @@ export function messageOf(error: Error): string {
  * Sign-in with the operator's own account: email and password, then the code of their authenticator app when a
  * second factor is enrolled (the BFF asks for it with `fields.code`). The session cookie is HttpOnly (ADR 0021).
  */
-export function SignInForm({ oidc }: { oidc: boolean }) {
+export function SignInForm({ oidc, provider }: { oidc: boolean; provider?: string | undefined }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
@@ -91,7 +91,7 @@ export function SignInForm({ oidc }: { oidc: boolean }) {
       )}
       {oidc && (
         <p className={styles.alternative}>
-          <a href="/api/v1/admin/oidc/start">Sign in with your organisation’s account</a>
+          <a href="/api/v1/admin/oidc/start">Sign in with {provider ?? 'your organisation’s account'}</a>
         </p>
       )}
     </section>
