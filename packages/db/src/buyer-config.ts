@@ -23,9 +23,12 @@ export interface BuyerConfigChange {
   paused: readonly string[];
 }
 
-/** The sealed credentials' associated data: a version's credentials cannot be moved to another version. */
-function credentialContext(version: number): string {
-  return `buyer-credentials:${version}`;
+/**
+ * A version's id as text (`version_id`): the sealed credentials' associated data, so a version's credentials
+ * cannot be moved to another version, and the column key re-sealing (reseal.ts) pages by.
+ */
+function versionId(version: number): string {
+  return String(version).padStart(10, '0');
 }
 
 /** The newest version's number, 0 when there is none: what each worker polls for (a cheap index read). */
@@ -56,10 +59,7 @@ export async function currentBuyerConfig(
     .executeTakeFirst();
   if (!row) return undefined;
   const credentials = row.credentials_sealed
-    ? (JSON.parse(sealer.open(row.credentials_sealed, credentialContext(row.version))) as Record<
-        string,
-        string
-      >)
+    ? (JSON.parse(sealer.open(row.credentials_sealed, row.version_id)) as Record<string, string>)
     : {};
   return {
     version: row.version,
@@ -87,6 +87,7 @@ export async function saveBuyerConfig(
     .insertInto('buyer_config_versions')
     .values({
       version,
+      version_id: versionId(version),
       account_id: change.accountId,
       actor: change.actor,
       action: change.action,
@@ -94,7 +95,7 @@ export async function saveBuyerConfig(
       document: JSON.stringify(document),
       credentials_sealed:
         Object.keys(credentials).length > 0
-          ? sealer.seal(JSON.stringify(credentials), credentialContext(version))
+          ? sealer.seal(JSON.stringify(credentials), versionId(version))
           : null,
       paused: JSON.stringify([...new Set(change.paused)].sort()),
     })

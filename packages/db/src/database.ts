@@ -42,6 +42,8 @@ export interface Database extends OperatorTables {
   /** Every version of the buyers document (ADR 0022); the newest is the one the workers run. */
   buyer_config_versions: {
     version: number;
+    /** `version` zero-padded to 10 digits: the sealed credentials' associated data (re-sealed by reseal.ts). */
+    version_id: string;
     at: Generated<Date>;
     /** The operator's account; null for ADMIN_API_TOKEN and for the import at first start. */
     account_id: string | null;

@@ -8,6 +8,8 @@ export default {
     await db.schema
       .createTable('buyer_config_versions')
       .addColumn('version', 'integer', (c) => c.primaryKey())
+      // The version as fixed-width text: the sealed credentials' associated data, and the key re-sealing pages by.
+      .addColumn('version_id', 'text', (c) => c.notNull().unique())
       .addColumn('at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
       .addColumn('account_id', 'text')
       .addColumn('actor', 'text', (c) => c.notNull())
