@@ -220,6 +220,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       app.addHook('onClose', async () => buyerTests.close());
       await api.register(buyerRoutes, { db, live: liveBuyers, tests: buyerTests });
       await api.register(buyerConfigAdminRoutes, {
+        filePath: env.BUYERS_FILE,
         db,
         live: liveBuyers,
         keyPrefix: env.REDIS_KEY_PREFIX,

@@ -28,6 +28,7 @@ describe('buyers managed live: the admin API', () => {
   const schema = testSchema('buyersadmin');
   const url = `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   const folder = mkdtempSync(path.join(tmpdir(), 'buyers-admin-'));
+  const file = path.join(folder, 'buyers.json');
   let db: Kysely<Database>;
   let t: TestApp;
   let managerCookie: string;
@@ -73,7 +74,6 @@ describe('buyers managed live: the admin API', () => {
   beforeAll(async () => {
     db = openDatabase({ url: testDatabaseUrl(), schema });
     await migrate(db, schema);
-    const file = path.join(folder, 'buyers.json');
     writeFileSync(file, JSON.stringify({ timeZone: 'America/New_York', buyers: [prime] }));
     t = await startTestApp({
       env: { DATABASE_URL: url, ADMIN_API_TOKEN: TOKEN, BUYERS_FILE: file, RATE_LIMIT_MAX: '100000' },
@@ -204,5 +204,34 @@ describe('buyers managed live: the admin API', () => {
         { buyer: 'second', attempts: 0 },
       ],
     });
+  });
+
+  it('imports BUYERS_FILE again on demand, keeping credentials the file leaves out, and refuses a bad file whole', async () => {
+    const { apiKey: _secret, ...withoutKey } = prime;
+    writeFileSync(
+      file,
+      JSON.stringify({
+        timeZone: 'America/Chicago',
+        buyers: [{ ...withoutKey, filters: { states: ['TX'] } }],
+      }),
+    );
+    const imported = await call('POST', `${API}/import`);
+    expect(imported.statusCode, imported.body).toBe(200);
+    expect(imported.json()).toMatchObject({
+      timeZone: 'America/Chicago',
+      buyers: [{ id: 'prime', hasApiKey: true, filters: { states: ['TX'] } }],
+    });
+    expect((await call('GET', `${API}/versions`)).json().versions[0]).toMatchObject({
+      action: 'import',
+      summary: 'imported 1 buyers from BUYERS_FILE',
+    });
+    const version = imported.json().version;
+    const bad = await call('POST', `${API}/import`, {
+      timeZone: 'Mars/Olympus',
+      buyers: [{ ...prime, baseUrl: 'ftp://x' }],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json().error.fields)).toEqual(['timeZone', 'buyers.0.baseUrl']);
+    expect((await call('GET', API)).json().version).toBe(version);
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import {
@@ -16,17 +17,41 @@ import { appliedBuyerVersions } from '@funnel/server-runtime/buyer-config-signal
 import { buyerCapKeys, dayIn } from '@funnel/server-runtime/buyer-caps';
 import { BUYER_ERRORS, buyersDatabase, changerOf, configView } from '../buyer-config/buyer-admin-http.js';
 import type { LiveBuyers } from '../buyer-config/live-buyers.js';
+import { HttpError } from '../http-error.js';
 import { operatorRoute } from '../admin/operator-route.js';
 import { readSystemOfRecord } from '../system-of-record/read-system-of-record.js';
 
 export interface BuyerConfigAdminRoutesOptions {
   db: Kysely<Database> | undefined;
+  /** BUYERS_FILE's path: an import without a body reads it again. */
+  filePath: string | undefined;
   live: LiveBuyers;
   keyPrefix: string;
   now: () => Date;
 }
 
 const HEALTH_WINDOW_MINUTES = 15;
+
+/** The JSON of the file BUYERS_FILE names, read now (an operator edited it); validated by the import like a body. */
+function readBuyersFileAgain(filePath: string | undefined): Record<string, unknown> {
+  if (!filePath) {
+    throw new HttpError(400, 'VALIDATION_FAILED', 'Send a buyers file: BUYERS_FILE is not set.');
+  }
+  let text: string;
+  try {
+    text = readFileSync(filePath, 'utf8');
+  } catch {
+    throw new HttpError(400, 'VALIDATION_FAILED', 'BUYERS_FILE cannot be read.');
+  }
+  try {
+    const json: unknown = JSON.parse(text);
+    if (typeof json === 'object' && json !== null && !Array.isArray(json))
+      return json as Record<string, unknown>;
+  } catch {
+    // Answered below, like any other JSON that is not a buyers file.
+  }
+  throw new HttpError(400, 'VALIDATION_FAILED', 'BUYERS_FILE is not a JSON object.');
+}
 
 /**
  * The buyers document as a whole (ADR 0022): its versions, its import and export in the buyers file's format,
@@ -66,17 +91,20 @@ const buyerConfigAdminRoutes: FastifyPluginAsyncZod<BuyerConfigAdminRoutesOption
     operatorRoute('manager', 'buyers.import', {
       summary: 'Replace the buyers document with a buyers file',
       description:
-        'The body is a buyers file (BUYERS_FILE’s format). A buyer without `apiKey` keeps the credential it ' +
-        'has; paused buyers still listed stay paused. 400 with field messages (`buyers.0.baseUrl`) when it does ' +
-        'not validate: nothing changes.',
-      body: BuyerChangeSchema,
+        'The body is a buyers file (BUYERS_FILE’s format); without a body, the file BUYERS_FILE names is read ' +
+        'again from the BFF’s disk. A buyer without `apiKey` keeps the credential it has; paused buyers still ' +
+        'listed stay paused. 400 with field messages (`buyers.0.baseUrl`) when it does not validate: nothing ' +
+        'changes.',
+      body: BuyerChangeSchema.nullish(),
       response: { 200: BuyersConfigViewSchema, ...BUYER_ERRORS },
     }),
     async (request) => {
       const db = database();
+      const fromDisk = !request.body || Object.keys(request.body).length === 0;
+      const body = fromDisk ? readBuyersFileAgain(options.filePath) : request.body!;
       const saved = await options.live.change(db, changerOf(request), (current) => {
         const keys = new Map(current?.file.buyers.map((buyer) => [buyer.id, buyer.apiKey]));
-        const buyers = Array.isArray(request.body.buyers) ? (request.body.buyers as unknown[]) : undefined;
+        const buyers = Array.isArray(body.buyers) ? (body.buyers as unknown[]) : undefined;
         const kept = buyers?.map((buyer) => {
           if (typeof buyer !== 'object' || buyer === null) return buyer;
           const { id, apiKey } = buyer as { id?: unknown; apiKey?: unknown };
@@ -84,10 +112,10 @@ const buyerConfigAdminRoutes: FastifyPluginAsyncZod<BuyerConfigAdminRoutesOption
           return apiKey === undefined && old !== undefined ? { ...buyer, apiKey: old } : buyer;
         });
         return {
-          document: { ...request.body, ...(kept ? { buyers: kept } : {}) },
+          document: { ...body, ...(kept ? { buyers: kept } : {}) },
           paused: current?.paused ?? [],
           action: 'import',
-          summary: `imported ${kept?.length ?? 0} buyers`,
+          summary: `imported ${kept?.length ?? 0} buyers${fromDisk ? ' from BUYERS_FILE' : ''}`,
         };
       });
       return configView(saved);
