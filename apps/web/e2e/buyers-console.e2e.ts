@@ -201,6 +201,18 @@ test(
       .getByRole('region', { name: 'Who changed the buyers, and when' })
       .getByText('paused first')
       .waitFor();
+    // The download link: the buyers file's format, every credential left out.
+    const href = await page.getByRole('link', { name: 'Download the buyers file' }).getAttribute('href');
+    const exported = await page.request.get(href!);
+    assert.equal(exported.status(), 200);
+    const file = (await exported.json()) as { buyers: { id: string; apiKey?: string }[] };
+    assert.deepEqual(
+      file.buyers.map((b) => [b.id, b.apiKey]),
+      [
+        ['first', undefined],
+        ['second', undefined],
+      ],
+    );
     assert.deepEqual(errors, []);
     await context.close();
   },

@@ -48,6 +48,13 @@ function useBuyersChange<T, R>(request: (input: T) => Promise<R>) {
   });
 }
 
+/** POST /api/v1/admin/buyers/import without a body — BUYERS_FILE read again from the server's disk. */
+export function useImportBuyersFile() {
+  return useBuyersChange(() =>
+    apiRequest('/admin/buyers/import', BuyersConfigViewSchema, { method: 'POST' }),
+  );
+}
+
 /** POST /api/v1/admin/buyers/:id/pause or /resume. */
 export function usePauseBuyer() {
   return useBuyersChange(({ buyerId, pause }: { buyerId: string; pause: boolean }) =>

@@ -126,7 +126,7 @@ export function BuyerEditor({ buyers }: { buyers: readonly BuyerView[] }) {
         {save.data && (
           <p role="status">Saved as version {save.data.version}: every worker runs it within seconds.</p>
         )}
-        <div className={styles.apply}>
+        <div className={styles.actions}>
           <Button type="submit" busy={save.isPending} busyLabel="Saving…">
             {buyer ? `Save ${buyer.id}` : 'Add buyer'}
           </Button>

@@ -1,7 +1,14 @@
 import { useSearchParams } from 'react-router';
 import { PageHeading } from '@/components/ui/page-heading';
 import { PageLoader } from '@/components/ui/page-loader';
-import { useBuyerHealth, useBuyers, useBuyerVersions, usePauseBuyer } from '../api/buyers';
+import { Button } from '@/components/ui/button';
+import {
+  useBuyerHealth,
+  useBuyers,
+  useBuyerVersions,
+  useImportBuyersFile,
+  usePauseBuyer,
+} from '../api/buyers';
 import { useReport } from '../api/get-report';
 import { filtersFromSearch, filtersToSearch } from '../utils/report-filters';
 import { BuyerEditor } from './buyer-editor';
@@ -22,10 +29,11 @@ export default function BuyersPage() {
   const health = useBuyerHealth();
   const versions = useBuyerVersions();
   const pause = usePauseBuyer();
+  const importFile = useImportBuyersFile();
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromSearch(search);
   const report = useReport('buyers', filters);
-  const failure = buyers.error ?? pause.error;
+  const failure = buyers.error ?? pause.error ?? importFile.error;
 
   return (
     <>
@@ -61,6 +69,20 @@ export default function BuyersPage() {
       {buyers.data && <BuyerEditor key={buyers.data.version} buyers={buyers.data.buyers} />}
       <section className={styles.section} aria-labelledby="buyer-versions-heading">
         <h2 id="buyer-versions-heading">Versions</h2>
+        <p className={styles.actions}>
+          {/* The buyers file's format, credentials left out: the session cookie goes with the download. */}
+          <a href="/api/v1/admin/buyers/export" download="buyers.json">
+            Download the buyers file
+          </a>{' '}
+          <Button
+            variant="secondary"
+            busy={importFile.isPending}
+            busyLabel="Importing…"
+            onClick={() => importFile.mutate(undefined)}
+          >
+            Import BUYERS_FILE again
+          </Button>
+        </p>
         {versions.data && (
           <ReportTable
             id="buyer-versions"
