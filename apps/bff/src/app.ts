@@ -208,7 +208,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(operatorAccountRoutes, { db, now });
       await api.register(reportRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
       await api.register(leadJourneyRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
-      await api.register(adminReturnRoutes, { db, now });
       // The buyers document lives in the system of record (ADR 0022); BUYERS_FILE is its first import.
       const liveBuyers = new LiveBuyers({
         redis: app.redis,
@@ -218,6 +217,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
       const buyerTests = new BuyerTestLeads(app.redis, env.REDIS_KEY_PREFIX);
       app.addHook('onClose', async () => buyerTests.close());
+      const returnTerms = () => liveBuyers.returnTerms(db, now().getTime());
+      await api.register(adminReturnRoutes, { db, buyers: returnTerms, now });
       await api.register(buyerRoutes, { db, live: liveBuyers, tests: buyerTests });
       await api.register(buyerConfigAdminRoutes, {
         filePath: env.BUYERS_FILE,
@@ -229,7 +230,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(buyerApiRoutes, {
         db,
         keys: env.BUYER_API_KEYS,
-        buyers: () => liveBuyers.returnTerms(db, now().getTime()),
+        buyers: returnTerms,
         timeZone: env.BUSINESS_TIME_ZONE,
         now,
       });

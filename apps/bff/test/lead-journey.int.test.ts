@@ -99,6 +99,23 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
         redirectHost: 'lender.example',
         secondsToDecision: 4,
       },
+      ...[500, 204].map((status, index): LeadEvent => ({
+        eventId: `${id}.delivery.affiliate_postback.sold.${index + 1}`,
+        leadId: id,
+        at: at(5 + index * 10),
+        type: 'delivery_attempt',
+        channel: 'affiliate_postback',
+        target: 'aff-journey',
+        host: 'track.affiliate.example',
+        event: 'sold',
+        attempt: index + 1,
+        maxAttempts: 8,
+        result: status === 500 ? 'failed' : 'delivered',
+        status,
+        latencyMs: 30,
+        ...(status === 500 ? { nextAttemptAt: at(15) } : {}),
+        gaveUp: false,
+      })),
     ];
   }
 
@@ -227,7 +244,14 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
     );
     expect(kinds[0]).toBe('created');
     expect(kinds.filter((kind: string) => kind === 'step_completed')).toHaveLength(STEP_ANSWERS.length);
-    expect(kinds.slice(-4)).toEqual(['submitted', 'buyer_attempt', 'buyer_attempt', 'outcome']);
+    expect(kinds.slice(-6)).toEqual([
+      'submitted',
+      'buyer_attempt',
+      'buyer_attempt',
+      'outcome',
+      'delivery_attempt',
+      'delivery_attempt',
+    ]);
     const steps = body.timeline
       .filter((entry: { event?: { type: string } }) => entry.event?.type === 'step_completed')
       .map((entry: { event: { step: string } }) => entry.event.step);
@@ -250,7 +274,12 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
     expect(attempts[0].event.fieldErrors).toEqual([
       { field: 'employerPhone', buyerField: 'WorkPhone', description: 'Work phone is not valid' },
     ]);
-    expect(body.timeline.at(-1).event).toMatchObject({ outcome: 'sold', redirectHost: 'lender.example' });
+    expect(body.timeline.at(-3).event).toMatchObject({ outcome: 'sold', redirectHost: 'lender.example' });
+    // The affiliate's postback: each attempt with its answer, and when the failed one was to be retried.
+    expect(body.timeline.slice(-2).map((entry: { event: object }) => entry.event)).toEqual([
+      expect.objectContaining({ attempt: 1, result: 'failed', status: 500, host: 'track.affiliate.example' }),
+      expect.objectContaining({ attempt: 2, result: 'delivered', status: 204, gaveUp: false }),
+    ]);
   });
 
   it('after a deletion request, shows what is left and says the lead was erased', async () => {

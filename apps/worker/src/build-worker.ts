@@ -189,6 +189,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
               store,
               secrets: env.PARTNER_WEBHOOK_SECRETS,
               sender: webhookSender,
+              events: systemOfRecord ? eventOutbox : undefined,
               now: Date.now,
               logger,
             }),

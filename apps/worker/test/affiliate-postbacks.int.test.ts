@@ -140,7 +140,8 @@ describe('affiliate postbacks', () => {
 
   it('posts a sold lead back with every macro filled and URL-encoded, retrying after a 500, and records each attempt', async () => {
     answers.push(500, 200);
-    const worker = startPostbackWorker();
+    const events = new EventOutbox(pipeline.redis, { keyPrefix: pipeline.keyPrefix });
+    const worker = startPostbackWorker(events);
     try {
       const leadId = await pipeline.submitLead({ tracking: TRACKING });
       expect((await pipeline.finalOutcome(leadId)).outcome).toBe('sold');
@@ -183,6 +184,28 @@ describe('affiliate postbacks', () => {
         { attempt: 1, result: 'failed', status: 500, event: 'sold', affiliate: 'aff-acme' },
         { attempt: 2, result: 'delivered', status: 200, event: 'sold', affiliate: 'aff-acme' },
       ]);
+      // The same attempts go to the system of record for the lead's journey: the host, never the URL and its
+      // click id; the failed one says when the queue tries again.
+      const recorded = (await pipeline.redis.xrange(events.key, '-', '+'))
+        .map(([, fields]) => JSON.parse(fields[1]!))
+        .filter((e) => e.leadId === leadId && e.type === 'delivery_attempt');
+      expect(recorded).toEqual([
+        expect.objectContaining({
+          eventId: `${leadId}.delivery.affiliate_postback.sold.1`,
+          channel: 'affiliate_postback',
+          target: 'aff-acme',
+          host: new URL(receiver.origin).host,
+          attempt: 1,
+          maxAttempts: 8,
+          result: 'failed',
+          status: 500,
+          nextAttemptAt: expect.any(String),
+          gaveUp: false,
+        }),
+        expect.objectContaining({ attempt: 2, result: 'delivered', status: 200, gaveUp: false }),
+      ]);
+      expect(recorded[1]).not.toHaveProperty('nextAttemptAt');
+      expect(JSON.stringify(recorded)).not.toContain('clk');
 
       // Settling the outcome again (a retried submission job, the reconciler) queues nothing more.
       await notifyAffiliate(leadId);

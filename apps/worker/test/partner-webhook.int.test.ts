@@ -10,6 +10,7 @@ import { nextBankBusinessDay } from '@funnel/contracts/rules/pay-dates';
 import { SAMPLE_LEAD } from '@funnel/contracts/sample-lead';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { verifyWebhookSignature } from '@funnel/server-runtime/webhook-signature';
+import { EventOutbox } from '@funnel/lead-store/event-outbox';
 import { PartnerWebhookSecretsSchema } from '@funnel/lead-store/partner-config';
 import { freePort, startApp, type AppProcess } from '@funnel/testing/processes';
 import { createWebhookDeliveryProcessor } from '../src/final-outcome/webhook-delivery-processor.js';
@@ -62,12 +63,14 @@ describe('partner webhooks', () => {
   let pipeline: Pipeline;
   let worker: Awaited<ReturnType<Pipeline['startWorker']>>;
   let webhooks: ReturnType<Pipeline['startWebhookWorker']>;
+  let events: EventOutbox;
 
   beforeAll(async () => {
     sandbox = await startSandbox();
     pipeline = new Pipeline();
     worker = await pipeline.startWorker(sandbox.url, { jobOptions: FAST_BACKOFF });
-    webhooks = pipeline.startWebhookWorker(PartnerWebhookSecretsSchema.parse(`acme:${SECRET}`));
+    events = new EventOutbox(pipeline.redis, { keyPrefix: pipeline.keyPrefix });
+    webhooks = pipeline.startWebhookWorker(PartnerWebhookSecretsSchema.parse(`acme:${SECRET}`), events);
   });
   afterAll(async () => {
     await webhooks.close();
@@ -137,6 +140,25 @@ describe('partner webhooks', () => {
       expect(
         PartnerWebhookPayloadSchema.strict().safeParse(JSON.parse(receiver.deliveries[1]!.body)).success,
       ).toBe(true);
+
+      // Each attempt is recorded for the lead's journey: the host (not the path), the answer, the retry.
+      const attempts = (await pipeline.redis.xrange(events.key, '-', '+'))
+        .map(([, fields]) => JSON.parse(fields[1]!))
+        .filter((e) => e.leadId === leadId && e.type === 'delivery_attempt');
+      expect(attempts).toEqual([
+        expect.objectContaining({
+          channel: 'partner_webhook',
+          target: 'acme',
+          host: new URL(receiver.url).host,
+          event: 'sold',
+          attempt: 1,
+          result: 'failed',
+          status: 500,
+          nextAttemptAt: expect.any(String),
+          gaveUp: false,
+        }),
+        expect.objectContaining({ attempt: 2, result: 'delivered', status: 204 }),
+      ]);
     } finally {
       await receiver.close();
     }

@@ -15,6 +15,7 @@ import {
   type SandboxStats,
 } from '@funnel/contracts/lender-sandbox';
 import { SAMPLE_LEAD, SAMPLE_SUBMISSION_CONTEXT } from '@funnel/contracts/sample-lead';
+import type { EventOutbox } from '@funnel/lead-store/event-outbox';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { LeadStore, META } from '@funnel/lead-store/lead-store';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
@@ -155,8 +156,14 @@ export class Pipeline {
     });
   }
 
-  /** A webhook delivery worker inside the test process, allowed to call local addresses. */
-  startWebhookWorker(secrets: PartnerWebhookSecrets): { worker: Worker; close(): Promise<void> } {
+  /**
+   * A webhook delivery worker inside the test process, allowed to call local addresses; with `events`, it
+   * records each attempt there.
+   */
+  startWebhookWorker(
+    secrets: PartnerWebhookSecrets,
+    events?: EventOutbox,
+  ): { worker: Worker; close(): Promise<void> } {
     const sender = new WebhookSender({
       allowPrivateNetworks: true,
       connectTimeoutMs: 1000,
@@ -165,7 +172,7 @@ export class Pipeline {
     const logger = pino({ level: 'silent' });
     const worker = startQueueWorker(
       JOBS.partnerWebhook,
-      createWebhookDeliveryProcessor({ store: this.store, secrets, sender, now: Date.now, logger }),
+      createWebhookDeliveryProcessor({ store: this.store, secrets, sender, events, now: Date.now, logger }),
       {
         connection: new Redis(this.redisUrl, { maxRetriesPerRequest: null }),
         keyPrefix: this.keyPrefix,

@@ -134,6 +134,18 @@ export const ReturnQueueQuerySchema = z.object({
     .enum(RETURN_STATUSES, { error: `status must be one of: ${RETURN_STATUSES.join(', ')}.` })
     .default('pending'),
 });
-export const ReturnQueueSchema = z.object({
-  returns: z.array(BuyerReturnSchema.extend({ buyer: z.string(), note: z.string().optional() })),
+export const ReturnQueueRowSchema = BuyerReturnSchema.extend({
+  buyer: z.string(),
+  note: z.string().optional(),
+  /** When the sale was made, and when the buyer's return window closed or closes (its terms now). */
+  soldAt: z.string(),
+  windowClosesAt: z.string(),
+  /** The buyer's cap in words (`at most 5 and 10 % per month`), counted when the return was filed. */
+  cap: z.string(),
+  /** Who decided: `rule` (the buyer's auto-approval) or `operator`. */
+  decidedBy: z.string().optional(),
 });
+export type ReturnQueueRow = z.infer<typeof ReturnQueueRowSchema>;
+export const ReturnQueueSchema = z
+  .object({ returns: z.array(ReturnQueueRowSchema) })
+  .meta({ id: 'ReturnQueue' });

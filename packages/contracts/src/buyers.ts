@@ -100,6 +100,17 @@ export const DEFAULT_RETURN_POLICY: ReturnPolicy = {
   autoApprove: { reasons: ['invalid_contact', 'duplicate', 'invalid_bank_account'] },
 };
 
+/** A return cap in words: `at most 5 and 10 % per month`. */
+export function capTerms(cap: ReturnPolicy['cap']): string {
+  const terms = [
+    cap.count === undefined ? undefined : `${cap.count}`,
+    cap.percent === undefined ? undefined : `${cap.percent} %`,
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  return `at most ${terms} per ${cap.period}`;
+}
+
 /** A buyer's return terms: its file's, or {@link DEFAULT_RETURN_POLICY}. */
 export function returnPolicyOf(buyer: Pick<Buyer, 'returns'> | undefined): ReturnPolicy {
   return buyer?.returns ?? DEFAULT_RETURN_POLICY;

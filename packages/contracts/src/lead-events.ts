@@ -32,6 +32,10 @@ export const AttemptRankingSchema = z.object({
 });
 export type AttemptRanking = z.infer<typeof AttemptRankingSchema>;
 
+/** Where a lead's outcome is told after it is final. */
+export const DELIVERY_CHANNELS = ['partner_webhook', 'affiliate_postback'] as const;
+export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
+
 const base = {
   /** Unique per event: the drain writes each once however often it is read. */
   eventId: z.string().min(8).max(80),
@@ -136,6 +140,33 @@ export const LeadEventSchema = z.discriminatedUnion('type', [
     type: z.literal('payout_reversed'),
     affiliate: z.string().max(64),
     amount: z.number().nonnegative(),
+  }),
+  /**
+   * One attempt at telling a third party the lead's outcome (issue 33): the partner's webhook or the affiliate's
+   * postback. The host only, never the address (a postback URL carries the affiliate's token), and the error's
+   * kind, never its message. One per attempt (its id names the channel, event and attempt number).
+   */
+  z.object({
+    ...base,
+    type: z.literal('delivery_attempt'),
+    channel: z.enum(DELIVERY_CHANNELS),
+    /** The partner id (webhook) or the affiliate (postback). */
+    target: z.string().max(64),
+    host: z.string().max(255).optional(),
+    /** What was told: the outcome (webhook) or the postback's event (`sold`, `returned`, …). */
+    event: z.string().max(32),
+    attempt: z.number().int().positive(),
+    maxAttempts: z.number().int().positive(),
+    result: z.enum(['delivered', 'failed', 'refused']),
+    /** The answer's HTTP status, when there was one. */
+    status: z.number().int().optional(),
+    /** How an attempt without an answer ended: `timeout`, `connection_refused`, `not_public`, … */
+    errorKind: z.string().max(40).optional(),
+    latencyMs: z.number().int().nonnegative(),
+    /** When the queue tries again (its exponential backoff); absent when delivered or given up. */
+    nextAttemptAt: z.string().optional(),
+    /** The last attempt failed: nobody will try again. */
+    gaveUp: z.boolean().default(false),
   }),
   /** A buyer's report of what became of a lead it bought: funded (with the amount) or not. One per sale. */
   z.object({

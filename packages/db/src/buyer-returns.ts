@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { BuyerReturn, BuyerReturnRequest, ReturnStatus } from '@funnel/contracts/buyer-api';
-import { isAutoApproved, type ReturnPolicy } from '@funnel/contracts/buyers';
+import { capTerms, isAutoApproved, type ReturnPolicy } from '@funnel/contracts/buyers';
 import type { LeadEvent } from '@funnel/contracts/lead-events';
 import {
   newId,
@@ -51,17 +51,11 @@ async function capRefusal(
     cap.percent === undefined ? Number.POSITIVE_INFINITY : Math.floor((sales * cap.percent) / 100),
   );
   if (returns < allowed) return undefined;
-  const terms = [
-    cap.count === undefined ? undefined : `${cap.count}`,
-    cap.percent === undefined ? undefined : `${cap.percent} %`,
-  ]
-    .filter(Boolean)
-    .join(' and ');
   return {
     refused: 'cap_reached',
     message:
       `The return cap is reached: ${returns} of the ${sales} leads sold to you in the ${cap.period} from ` +
-      `${rows[0]!.period_from} are returned already, and your terms allow at most ${terms} per ${cap.period}.`,
+      `${rows[0]!.period_from} are returned already, and your terms allow ${capTerms(cap)}.`,
   };
 }
 
@@ -229,7 +223,7 @@ export async function decideReturn(
   });
 }
 
-/** The returns of one status, oldest filed first, with their buyer and note, for the operator's queue. */
+/** The returns of one status, oldest filed first, with their buyer, note and sale time, for the operator's queue. */
 export async function listReturns(db: Kysely<Database>, status: ReturnStatus, limit = 200) {
   const rows = await db
     .selectFrom('sale_returns')
@@ -238,5 +232,11 @@ export async function listReturns(db: Kysely<Database>, status: ReturnStatus, li
     .orderBy('filed_at')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({ ...returnOf(row), buyer: row.buyer, ...(row.note ? { note: row.note } : {}) }));
+  return rows.map((row) => ({
+    ...returnOf(row),
+    buyer: row.buyer,
+    ...(row.note ? { note: row.note } : {}),
+    soldAt: row.sold_at.toISOString(),
+    ...(row.decided_by ? { decidedBy: row.decided_by } : {}),
+  }));
 }

@@ -22,6 +22,7 @@ const LIFECYCLE: ReadonlyArray<string> = [
   'submitted',
   'buyer_attempt',
   'outcome',
+  'delivery_attempt',
 ];
 
 function orderWithin(entry: JourneyEntry): [number, number] {
@@ -33,7 +34,9 @@ function orderWithin(entry: JourneyEntry): [number, number] {
       ? STEP_NAMES.indexOf(event.step)
       : event?.type === 'buyer_attempt'
         ? event.step
-        : 0;
+        : event?.type === 'delivery_attempt'
+          ? event.attempt
+          : 0;
   return [rank === -1 ? LIFECYCLE.length : rank, detail];
 }
 
@@ -106,7 +109,8 @@ export async function searchLeads(
 
 /**
  * One lead's journey: every event the system of record holds for it (steps, submission, each buyer attempt
- * with its price, latency and mapped field errors, the outcome, and any later event such as a return), its
+ * with its price, latency and mapped field errors, the outcome, each attempt at its partner's webhook and its
+ * affiliate's postback, and any later event such as a return), its
  * consent evidence while retained, and the privacy requests that named it; oldest first. Undefined when the
  * system of record never heard of the lead.
  */

@@ -75,6 +75,7 @@ function summaryPatch(event: LeadEvent): SummaryPatch | undefined {
     case 'return_rejected':
     case 'payout_reversed':
     case 'converted':
+    case 'delivery_attempt':
       return undefined;
   }
 }

@@ -15,8 +15,13 @@ const ROLE_NOTE: Record<OperatorRole, string> = {
   admin: 'Role: **admin**.',
 };
 
-function pick(query: unknown, body: unknown, keys: readonly string[]): Record<string, unknown> {
-  const source = { ...(body ?? {}), ...(query ?? {}) } as Record<string, unknown>;
+function pick(
+  params: unknown,
+  query: unknown,
+  body: unknown,
+  keys: readonly string[],
+): Record<string, unknown> {
+  const source = { ...(body ?? {}), ...(query ?? {}), ...(params ?? {}) } as Record<string, unknown>;
   return Object.fromEntries(keys.filter((key) => source[key] !== undefined).map((key) => [key, source[key]]));
 }
 
@@ -28,13 +33,15 @@ export function operatorRoute<S extends FastifySchema>(
   role: OperatorRole,
   action: string,
   schema: S & { description?: string; response?: Record<number, unknown> },
-  /** The query or body fields the audit entry keeps (filters, a role: never one that could carry personal data). */
+  /** The path, query or body fields the audit entry keeps (filters, a role, a reason: never personal data). */
   detailKeys?: readonly string[],
 ) {
   const access: OperatorAccess = {
     role,
     action,
-    ...(detailKeys ? { details: (request) => pick(request.query, request.body, detailKeys) } : {}),
+    ...(detailKeys
+      ? { details: (request) => pick(request.params, request.query, request.body, detailKeys) }
+      : {}),
   };
   return {
     config: { operator: access },

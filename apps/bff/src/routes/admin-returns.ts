@@ -8,64 +8,80 @@ import {
   ReturnQueueQuerySchema,
   ReturnQueueSchema,
 } from '@funnel/contracts/buyer-api';
+import { capTerms, returnPolicyOf, type BuyersFile } from '@funnel/contracts/buyers';
 import type { Database } from '@funnel/db/database';
 import { decideReturn, listReturns } from '@funnel/db/buyer-returns';
+import { operatorRoute } from '../admin/operator-route.js';
 import { HttpError } from '../http-error.js';
 import { readSystemOfRecord } from '../system-of-record/read-system-of-record.js';
 
-// The bearer token only, like every admin route but the reports: a decision moves money (ADR 0010's cookie reads).
-const security: Array<Record<string, string[]>> = [{ adminToken: [] }];
-
 export interface AdminReturnRoutesOptions {
   db: Kysely<Database> | undefined;
+  /** The buyers document (ADR 0022): each buyer's return window and cap (defaults for a buyer it does not list). */
+  buyers: () => Promise<BuyersFile | undefined>;
   now: () => Date;
 }
 
-/** The operator's side of buyers' returns (ADR 0020): the queue of returns a rule did not approve, and decisions. */
-const adminReturnRoutes: FastifyPluginAsyncZod<AdminReturnRoutesOptions> = async (app, options) => {
-  app.addHook('onRequest', app.requireAdmin);
+const DAY_MS = 86_400_000;
 
+/**
+ * The operator's side of buyers' returns (ADR 0020, ADR 0021): the returns by status with each buyer's window
+ * and cap, and a manager's decision on a queued one, each audited.
+ */
+const adminReturnRoutes: FastifyPluginAsyncZod<AdminReturnRoutesOptions> = async (app, options) => {
   app.get(
     '/admin/returns',
-    {
-      schema: {
+    operatorRoute(
+      'manager',
+      'returns.list',
+      {
         summary: 'Buyers’ returns by status (pending: the queue waiting for an operator)',
-        description: 'Oldest filed first, at most 200, with the buyer and its note.',
-        tags: ['admin'],
-        security,
+        description:
+          'Oldest filed first, at most 200, with the buyer, its note, the sale time, when its return window ' +
+          'closes and its cap under its current terms.',
         querystring: ReturnQueueQuerySchema,
-        response: { 200: ReturnQueueSchema, 400: ApiErrorSchema, 401: ApiErrorSchema, 503: ApiErrorSchema },
+        response: { 200: ReturnQueueSchema, 400: ApiErrorSchema, 503: ApiErrorSchema },
       },
-    },
-    async (request) => ({
-      returns: await readSystemOfRecord(options.db, 'Returns', request.log, (db) =>
+      ['status'],
+    ),
+    async (request) => {
+      const rows = await readSystemOfRecord(options.db, 'Returns', request.log, (db) =>
         listReturns(db, request.query.status),
-      ),
-    }),
+      );
+      const buyers = await options.buyers();
+      return {
+        returns: rows.map((row) => {
+          const policy = returnPolicyOf(buyers?.buyers.find((buyer) => buyer.id === row.buyer));
+          const closes = new Date(Date.parse(row.soldAt) + policy.windowDays * DAY_MS);
+          return { ...row, windowClosesAt: closes.toISOString(), cap: capTerms(policy.cap) };
+        }),
+      };
+    },
   );
 
   app.post(
     '/admin/returns/:returnId',
-    {
-      schema: {
+    operatorRoute(
+      'manager',
+      'returns.decide',
+      {
         summary: 'Approve or reject a pending return',
         description:
           'Approve: the sale’s revenue is reversed, and the affiliate’s payout when it was paid (its postback ' +
-          'is told when it accepts reversals). Reject: the sale stands. 409 for a return no longer pending.',
-        tags: ['admin'],
-        security,
+          'is told when it accepts reversals). Reject: the sale stands. The window and the cap were checked ' +
+          'when the buyer filed it (a pending return counts against the cap). 409 for a return no longer pending.',
         params: z.object({ returnId: z.string().max(100) }),
         body: ReturnDecisionSchema,
         response: {
           200: BuyerReturnSchema,
           400: ApiErrorSchema,
-          401: ApiErrorSchema,
           404: ApiErrorSchema,
           409: ApiErrorSchema,
           503: ApiErrorSchema,
         },
       },
-    },
+      ['returnId', 'decision'],
+    ),
     async (request) => {
       const result = await readSystemOfRecord(options.db, 'Returns', request.log, (db) =>
         decideReturn(db, request.params.returnId, request.body.decision, options.now()),
@@ -76,6 +92,9 @@ const adminReturnRoutes: FastifyPluginAsyncZod<AdminReturnRoutesOptions> = async
           409,
           'CONFLICT',
           `This return is no longer pending: it was ${result.value.status}.`,
+          {
+            decision: `This return was ${result.value.status} already; reload the list.`,
+          },
         );
       }
       if (result.value.status === 'approved') await app.leadJobs.payoutReversal(result.value.leadId);

@@ -7,9 +7,17 @@ import {
   LeadSearchQuerySchema,
   LeadSearchResultSchema,
 } from '@funnel/contracts/lead-journey';
+import {
+  LeadRevealRequestSchema,
+  LeadRevealSchema,
+  REVEAL_REASON_MIN,
+  isLastFourOnly,
+} from '@funnel/contracts/lead-reveal';
+import { CLIENT_TO_SERVER } from '@funnel/contracts/fields';
 import { leadJourney, searchLeads } from '@funnel/db/lead-journey';
 import { operatorRoute } from '../admin/operator-route.js';
 import { HttpError } from '../http-error.js';
+import { maskSensitive } from '../lead/mask.js';
 import { readSystemOfRecord } from '../system-of-record/read-system-of-record.js';
 import type { ReportRoutesOptions } from './reports.js';
 
@@ -76,6 +84,52 @@ const leadJourneyRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app
       );
       if (!journey) throw new HttpError(404, 'NOT_FOUND', 'No lead with this id is in the system of record.');
       return journey;
+    },
+  );
+
+  app.post(
+    '/admin/leads/:leadId/reveal',
+    operatorRoute(
+      'admin',
+      'leads.reveal',
+      {
+        summary: "Reveal one of a lead's masked answers",
+        description:
+          `One answer in clear, for a reason of at least ${REVEAL_REASON_MIN} characters; the audit entry keeps ` +
+          'the field and the reason, never the value. The SSN, bank account, routing and licence numbers show ' +
+          'their last four only (ADR 0002), and the birth date is never revealed. 404 once the lead is gone ' +
+          '(expired, purged after its outcome, or erased on a deletion request): the system of record never ' +
+          'held its answers.',
+        params: z.object({ leadId: z.string().min(16).max(64) }),
+        body: LeadRevealRequestSchema,
+        response: { 200: LeadRevealSchema, 400: ApiErrorSchema, 404: ApiErrorSchema },
+      },
+      ['field', 'reason'],
+    ),
+    async (request) => {
+      const { leadId } = request.params;
+      const { field } = request.body;
+      const serverField = CLIENT_TO_SERVER[field];
+      const lead = await app.leadStore.get(leadId, { open: (name) => name === serverField });
+      if (!lead) {
+        throw new HttpError(
+          404,
+          'NOT_FOUND',
+          "This lead's answers are no longer kept: it expired or was erased. Its journey keeps ids, times " +
+            'and outcomes only.',
+        );
+      }
+      const value = (lead.fields as Record<string, unknown>)[serverField];
+      if (value === undefined || value === null || value === '') {
+        throw new HttpError(
+          404,
+          'NOT_FOUND',
+          `This lead holds no ${field}: it was never given, or it was purged after the outcome.`,
+        );
+      }
+      return isLastFourOnly(field)
+        ? { leadId, field, value: maskSensitive(field, String(value)), lastFourOnly: true }
+        : { leadId, field, value: String(value), lastFourOnly: false };
     },
   );
 };

@@ -11,12 +11,16 @@ import {
 import type { EventOutbox } from '@funnel/lead-store/event-outbox';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
 import { postbackEventOf } from './affiliate-postback-notifier.js';
+import { errorKindOf, recordDeliveryAttempt, type AttemptEnd } from './delivery-attempts.js';
 import { WebhookAddressRefusedError, type WebhookSender } from './webhook-sender.js';
 
 export interface AffiliatePostbackDeps {
   store: Pick<LeadStore, 'getTracking' | 'getOutcome' | 'postbacks'>;
   postbacks: AffiliatePostbacks;
-  /** The lead-event outbox, with a system of record: a payout reversal is recorded as an event. */
+  /**
+   * The lead-event outbox, with a system of record: a payout reversal and each attempt (for the lead's journey)
+   * are recorded as events.
+   */
   events?: Pick<EventOutbox, 'append'> | undefined;
   sender: Pick<WebhookSender, 'get'>;
   /** How long a lead's delivery record is kept after its latest attempt. */
@@ -63,8 +67,9 @@ export function createAffiliatePostbackProcessor(deps: AffiliatePostbackDeps) {
       postbackValues({ leadId, tracking, event, payout, at: new Date(started) }),
     );
     const log = deps.logger.child({ leadId, jobId: job.id, affiliate });
-    const record = (entry: Pick<PostbackDelivery, 'result' | 'status' | 'error'>) =>
-      deps.store.postbacks.record(
+    const record = async (entry: Pick<PostbackDelivery, 'result' | 'status' | 'error'>, end: AttemptEnd) => {
+      const ended = deps.now();
+      await deps.store.postbacks.record(
         leadId,
         {
           event,
@@ -72,31 +77,45 @@ export function createAffiliatePostbackProcessor(deps: AffiliatePostbackDeps) {
           attempt: job.attemptsMade + 1,
           ...entry,
           at: new Date(started).toISOString(),
-          ms: Math.max(0, deps.now() - started),
+          ms: Math.max(0, ended - started),
         },
         deps.logTtlMs,
       );
+      await recordDeliveryAttempt(deps.events, job, {
+        leadId,
+        channel: 'affiliate_postback',
+        target: affiliate,
+        url,
+        event,
+        started,
+        ended,
+        end,
+      });
+    };
 
     let status: number;
     try {
       status = await deps.sender.get(url, { 'user-agent': USER_AGENT });
     } catch (error) {
       if (error instanceof WebhookAddressRefusedError) {
-        await record({ result: 'refused', error: error.message.slice(0, 200) });
+        await record(
+          { result: 'refused', error: error.message.slice(0, 200) },
+          { result: 'refused', errorKind: errorKindOf(error) },
+        );
         log.error({ err: error.message }, 'postback address refused');
         throw new UnrecoverableError(error.message);
       }
       const message = (error as Error).message.slice(0, 200);
-      await record({ result: 'failed', error: message });
+      await record({ result: 'failed', error: message }, { result: 'failed', errorKind: errorKindOf(error) });
       logFailure(log, job, { err: message });
       throw error;
     }
     if (status < 200 || status >= 300) {
-      await record({ result: 'failed', status });
+      await record({ result: 'failed', status }, { result: 'failed', status });
       logFailure(log, job, { status });
       throw new Error(`postback answered ${status}`);
     }
-    await record({ result: 'delivered', status });
+    await record({ result: 'delivered', status }, { result: 'delivered', status });
     log.info({ status, event }, 'postback delivered');
     return { delivered: status };
   };

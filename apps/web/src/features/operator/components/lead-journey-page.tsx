@@ -1,18 +1,27 @@
 import { Link, useParams } from 'react-router';
+import { roleAllows } from '@funnel/contracts/operators';
 import { PageHeading } from '@/components/ui/page-heading';
 import { PageLoader } from '@/components/ui/page-loader';
 import { useLeadJourney } from '../api/leads';
+import { useOperatorSession } from '../api/operator-session';
 import { OUTCOME_WORDS, journeyLine } from '../utils/journey-lines';
 import { formatMoney } from '../utils/number-format';
+import { RevealPanel } from './reveal-panel';
 import styles from './operator.module.css';
 import leads from './leads.module.css';
 
 const when = (iso: string | null) => (iso ? `${iso.replace('T', ' ').slice(0, 19)} UTC` : '—');
 
-/** `/operator/leads/:leadId`: everything the system of record holds of one lead, oldest first. */
+/**
+ * `/operator/leads/:leadId`: everything the system of record holds of one lead, oldest first; for an admin, a
+ * way to reveal one masked answer for a reason (the other roles are not offered it; the BFF refuses them).
+ */
 export default function LeadJourneyPage() {
   const { leadId = '' } = useParams();
   const journey = useLeadJourney(leadId);
+  const session = useOperatorSession();
+  const account = session.data?.signedIn ? session.data.account : undefined;
+  const admin = account !== undefined && roleAllows(account.role, 'admin');
 
   return (
     <>
@@ -51,6 +60,7 @@ export default function LeadJourneyPage() {
               <dd>{OUTCOME_WORDS[journey.data.summary.outcome]}</dd>
             </dl>
           </section>
+          {admin && !journey.data.erased && <RevealPanel leadId={leadId} />}
           <section className={styles.section} aria-labelledby="lead-timeline-heading">
             <h2 id="lead-timeline-heading">Timeline</h2>
             <ol className={leads.timeline}>

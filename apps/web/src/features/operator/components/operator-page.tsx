@@ -10,6 +10,7 @@ import { AuditPage } from './audit-page';
 import LeadJourneyPage from './lead-journey-page';
 import LeadSearchPage from './lead-search-page';
 import { ReportsDashboard } from './reports-dashboard';
+import { ReturnsPage } from './returns-page';
 import { SecurityPage } from './security-page';
 import { SetupForm } from './setup-form';
 import { SignInForm } from './sign-in-form';
@@ -18,7 +19,7 @@ import styles from './operator.module.css';
 // Managers' and admins' only: a chunk of its own, never loaded for a viewer.
 const BuyersPage = lazy(() => import('./buyers-page'));
 
-/** The console's pages; an admin's are not even linked for the other roles (the BFF refuses them with 403). */
+/** The console's pages; a manager's or an admin's are not even linked for lower roles (the BFF answers 403). */
 function ConsoleNav({ account }: { account: OperatorMe }) {
   const admin = roleAllows(account.role, 'admin');
   const manager = roleAllows(account.role, 'manager');
@@ -35,6 +36,11 @@ function ConsoleNav({ account }: { account: OperatorMe }) {
       {manager && (
         <NavLink to="/operator/buyers" className={link}>
           Buyers
+        </NavLink>
+      )}
+      {manager && (
+        <NavLink to="/operator/returns" className={link}>
+          Returns
         </NavLink>
       )}
       {admin && (
@@ -56,7 +62,7 @@ function ConsoleNav({ account }: { account: OperatorMe }) {
 
 /**
  * `/operator/*`: the operators' console (ADR 0010, ADR 0021): the reports, the lead search and a lead's journey
- * (`/operator/leads`, `/operator/leads/:leadId`), and for admins the accounts and the audit log. A lazy route of its own, outside the borrower's
+ * (`/operator/leads`, `/operator/leads/:leadId`), for managers the returns, and for admins the accounts and the audit log. A lazy route of its own, outside the borrower's
  * site frame, so none of it (nor the chart library) is in the borrower's bundle. Each person signs in with their
  * own account; what the page offers follows their role.
  */
@@ -97,6 +103,7 @@ export default function OperatorPage() {
             )
           }
         />
+        <Route path="returns" element={<ReturnsPage />} />
         <Route path="accounts" element={<AccountsPage me={account} />} />
         <Route path="audit" element={<AuditPage />} />
         <Route path="security" element={<SecurityPage me={account} />} />

@@ -121,4 +121,52 @@ describe("a lead's timeline in an operator's words", () => {
     expect(line.details).toContain('Evidence kept until 2031-10-05');
     expect(line.details).toContain('TrustedForm certificate kept');
   });
+
+  it('tells each webhook and postback attempt: the host, the answer, when it retries or that it gave up', () => {
+    const attempt = (overrides: Record<string, unknown>): JourneyEntry =>
+      ({
+        kind: 'event',
+        at: AT,
+        event: {
+          ...base,
+          type: 'delivery_attempt',
+          channel: 'partner_webhook',
+          target: 'acme',
+          host: 'hooks.acme.example',
+          event: 'sold',
+          attempt: 1,
+          maxAttempts: 8,
+          result: 'failed',
+          status: 500,
+          latencyMs: 41,
+          nextAttemptAt: '2026-10-05T16:31:10.041Z',
+          gaveUp: false,
+          ...overrides,
+        },
+      }) as JourneyEntry;
+    expect(journeyLine(attempt({}))).toEqual({
+      title: 'Webhook to partner acme: failed',
+      details: [
+        'Attempt 1 of 8, told sold',
+        'To hooks.acme.example',
+        'HTTP 500',
+        '41 ms',
+        'Next attempt about 2026-10-05 16:31:10 UTC',
+      ],
+    });
+    const last = journeyLine(
+      attempt({
+        channel: 'affiliate_postback',
+        target: 'aff-7',
+        attempt: 8,
+        status: undefined,
+        errorKind: 'connection_refused',
+        nextAttemptAt: undefined,
+        gaveUp: true,
+      }),
+    );
+    expect(last.title).toBe('Postback to affiliate aff-7: failed');
+    expect(last.details).toContain('Error: connection refused');
+    expect(last.details).toContain('Gave up: no more attempts');
+  });
 });

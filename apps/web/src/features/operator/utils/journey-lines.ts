@@ -1,5 +1,5 @@
 import type { JourneyEntry } from '@funnel/contracts/lead-journey';
-import type { AttemptRanking } from '@funnel/contracts/lead-events';
+import type { AttemptRanking, DeliveryChannel } from '@funnel/contracts/lead-events';
 import type { Outcome } from '@funnel/contracts/lead-outcome';
 import { FUNNEL_POSITION_LABELS } from '@funnel/contracts/reports';
 import { formatMoney } from './number-format';
@@ -26,6 +26,17 @@ const ATTEMPT_WORDS: Record<string, string> = {
   error: 'failed',
   capped: 'skipped: its cap was full',
 };
+
+const DELIVERY_WORDS: Record<DeliveryChannel, string> = {
+  partner_webhook: 'Webhook to partner',
+  affiliate_postback: 'Postback to affiliate',
+};
+
+const DELIVERY_RESULT_WORDS = {
+  delivered: 'delivered',
+  failed: 'failed',
+  refused: 'address refused',
+} as const;
 
 const share = (p: number) => `${Math.round(p * 100)} %`;
 
@@ -135,6 +146,20 @@ export function journeyLine(entry: JourneyEntry): JourneyLine {
       return {
         title: event.funded ? `Funded by ${event.buyer}` : `Not funded by ${event.buyer}`,
         details: present(event.amount !== undefined && `Loan ${formatMoney(event.amount)}`),
+      };
+    case 'delivery_attempt':
+      return {
+        title: `${DELIVERY_WORDS[event.channel]} ${event.target}: ${DELIVERY_RESULT_WORDS[event.result]}`,
+        details: present(
+          `Attempt ${event.attempt} of ${event.maxAttempts}, told ${words(event.event)}`,
+          event.host && `To ${event.host}`,
+          event.status !== undefined && `HTTP ${event.status}`,
+          event.errorKind && `Error: ${words(event.errorKind)}`,
+          `${event.latencyMs} ms`,
+          event.nextAttemptAt &&
+            `Next attempt about ${event.nextAttemptAt.replace('T', ' ').slice(0, 19)} UTC`,
+          event.gaveUp && 'Gave up: no more attempts',
+        ),
       };
     case 'erased':
       return {
