@@ -16,6 +16,16 @@ export type SubmitLeadJob = LeadJob;
 export const AffiliatePostbackJobSchema = LeadJobSchema.extend({ event: PostbackJobEventSchema });
 export type AffiliatePostbackJob = z.infer<typeof AffiliatePostbackJobSchema>;
 
+/**
+ * A manager's test of a buyer (ADR 0022): the sample lead sent to `buyerId` through its adapter by a worker, under
+ * a key of its own (`requestId`); the job's return value is the answer. Holds no lead of a borrower.
+ */
+export const BuyerTestJobSchema = z.object({
+  buyerId: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/),
+  requestId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
+});
+export type BuyerTestJob = z.infer<typeof BuyerTestJobSchema>;
+
 /** A scheduled pass (the reconciler) carries nothing: it looks at everything there is when it runs. */
 export const ScheduledPassJobSchema = z.object({});
 
@@ -189,6 +199,18 @@ export const JOBS = {
     schema: ScheduledPassJobSchema,
     options: { removeOnComplete: 100, removeOnFail: 100 },
     jobId: () => 'reconcile',
+    leadJobIds: () => [],
+  }),
+  /**
+   * The sample lead sent to one buyer on a manager's request (ADR 0022), answered while the manager waits: one
+   * attempt (a second would post the sample lead again), kept an hour for its answer.
+   */
+  buyerTestLead: defineJob({
+    queue: 'buyer-tests',
+    name: 'buyer-test-lead',
+    schema: BuyerTestJobSchema,
+    options: { attempts: 1, removeOnComplete: { age: 3600 }, removeOnFail: { age: 3600 } },
+    jobId: ({ requestId }) => requestId,
     leadJobIds: () => [],
   }),
 } as const;

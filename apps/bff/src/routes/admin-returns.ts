@@ -19,9 +19,9 @@ import { readSystemOfRecord } from '../system-of-record/read-system-of-record.js
 
 export interface AdminReturnRoutesOptions {
   db: Kysely<Database> | undefined;
-  /** The buyers file: each buyer's return window and cap (defaults for a buyer it does not list). */
-  buyers: BuyersFile | undefined;
-  /** The business time zone, for a buyer file without one: the cap's calendar periods. */
+  /** The buyers document (ADR 0022): each buyer's return window and cap (defaults for a buyer it does not list). */
+  buyers: () => Promise<BuyersFile | undefined>;
+  /** The business time zone, for a buyers document without one: the cap's calendar periods. */
   timeZone: string;
   now: () => Date;
 }
@@ -43,9 +43,6 @@ const returnParams = z.object({ returnId: z.string().max(100) });
  * and cap, a manager's decision on a queued one, and the reversal of a decided one, each audited.
  */
 const adminReturnRoutes: FastifyPluginAsyncZod<AdminReturnRoutesOptions> = async (app, options) => {
-  const policies = new Map(options.buyers?.buyers.map((buyer) => [buyer.id, returnPolicyOf(buyer)]));
-  const policyOf = (buyer: string) => policies.get(buyer) ?? returnPolicyOf(undefined);
-
   app.get(
     '/admin/returns',
     operatorRoute(
@@ -65,9 +62,10 @@ const adminReturnRoutes: FastifyPluginAsyncZod<AdminReturnRoutesOptions> = async
       const rows = await readSystemOfRecord(options.db, 'Returns', request.log, (db) =>
         listReturns(db, request.query.status),
       );
+      const buyers = await options.buyers();
       return {
         returns: rows.map((row) => {
-          const policy = policyOf(row.buyer);
+          const policy = returnPolicyOf(buyers?.buyers.find((buyer) => buyer.id === row.buyer));
           const closes = new Date(Date.parse(row.soldAt) + policy.windowDays * DAY_MS);
           return { ...row, windowClosesAt: closes.toISOString(), cap: capTerms(policy.cap) };
         }),
@@ -132,15 +130,17 @@ const adminReturnRoutes: FastifyPluginAsyncZod<AdminReturnRoutesOptions> = async
       ['returnId', 'reason'],
     ),
     async (request) => {
-      const result = await readSystemOfRecord(options.db, 'Returns', request.log, (db) =>
-        reverseReturn(db, {
+      const result = await readSystemOfRecord(options.db, 'Returns', request.log, async (db) => {
+        // The buyer's terms now (the live buyers document), as when it files a return.
+        const buyers = await options.buyers();
+        return reverseReturn(db, {
           returnId: request.params.returnId,
           reason: request.body.reason,
-          policyOf,
-          timeZone: options.buyers?.timeZone ?? options.timeZone,
+          policyOf: (buyer) => returnPolicyOf(buyers?.buyers.find((b) => b.id === buyer)),
+          timeZone: buyers?.timeZone ?? options.timeZone,
           now: options.now(),
-        }),
-      );
+        });
+      });
       if (!result) throw new HttpError(404, 'NOT_FOUND', 'No return has this id.');
       if (!result.reversed) {
         throw new HttpError(409, 'CONFLICT', result.message, { reason: result.message });
