@@ -20,6 +20,7 @@ const SCRIPTS = [
   'poll-lateness',
   'buyer-waterfall',
   'auction',
+  'buyer-pause',
   'system-of-record',
   'capacity',
   'audit-cost',

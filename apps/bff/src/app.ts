@@ -31,6 +31,10 @@ import operatorSessionRoutes from './routes/operator-session.js';
 import leadJourneyRoutes from './routes/lead-journey.js';
 import reportRoutes from './routes/reports.js';
 import adminReturnRoutes from './routes/admin-returns.js';
+import { BuyerTestLeads } from './buyer-config/buyer-test-leads.js';
+import { LiveBuyers } from './buyer-config/live-buyers.js';
+import buyerConfigAdminRoutes from './routes/buyer-config-admin.js';
+import buyerRoutes from './routes/buyers.js';
 import buyerApiRoutes from './routes/buyer-api.js';
 import { openDatabase } from '@funnel/db/database';
 import { deleteConsents } from '@funnel/db/consent-archive';
@@ -204,11 +208,34 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(operatorAccountRoutes, { db, now });
       await api.register(reportRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
       await api.register(leadJourneyRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
-      await api.register(adminReturnRoutes, { db, buyers: env.BUYERS, now });
+      // The buyers document lives in the system of record (ADR 0022); BUYERS_FILE is its first import.
+      const liveBuyers = new LiveBuyers({
+        redis: app.redis,
+        keyPrefix: env.REDIS_KEY_PREFIX,
+        sealer,
+        file: env.BUYERS,
+      });
+      const buyerTests = new BuyerTestLeads(app.redis, env.REDIS_KEY_PREFIX);
+      app.addHook('onClose', async () => buyerTests.close());
+      const returnTerms = () => liveBuyers.returnTerms(db, now().getTime());
+      await api.register(adminReturnRoutes, {
+        db,
+        buyers: returnTerms,
+        timeZone: env.BUSINESS_TIME_ZONE,
+        now,
+      });
+      await api.register(buyerRoutes, { db, live: liveBuyers, tests: buyerTests });
+      await api.register(buyerConfigAdminRoutes, {
+        filePath: env.BUYERS_FILE,
+        db,
+        live: liveBuyers,
+        keyPrefix: env.REDIS_KEY_PREFIX,
+        now,
+      });
       await api.register(buyerApiRoutes, {
         db,
         keys: env.BUYER_API_KEYS,
-        buyers: env.BUYERS,
+        buyers: returnTerms,
         timeZone: env.BUSINESS_TIME_ZONE,
         now,
       });

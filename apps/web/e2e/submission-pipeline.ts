@@ -64,7 +64,7 @@ export async function startLenderSandbox(harness: Harness): Promise<LenderSandbo
  */
 export function startWorker(
   harness: Harness,
-  sandbox: LenderSandbox,
+  sandbox: Pick<LenderSandbox, 'url'>,
   env: Record<string, string> = {},
 ): Promise<ManagedProcess> {
   const { config } = harness;

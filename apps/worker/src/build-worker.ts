@@ -11,6 +11,7 @@ import { watchRedis } from '@funnel/server-runtime/redis-watch';
 import { replicaWaitOf } from '@funnel/server-runtime/replica-wait';
 import type { Env } from './env.js';
 import { buildBuyerWalks } from './buyer-walks.js';
+import { createBuyerTestProcessor } from './buyers/buyer-test-lead.js';
 import { startErasureCompaction } from './erasure-compaction.js';
 import { createOnFinalOutcome } from './final-outcome/on-final-outcome.js';
 import { createAffiliatePostbackProcessor } from './final-outcome/affiliate-postback-processor.js';
@@ -58,6 +59,7 @@ export interface BuiltWorker {
 // plenty. The follow-ups are short third-party calls as well.
 const WEBHOOK_CONCURRENCY = 20;
 const FOLLOW_UP_CONCURRENCY = 20;
+const BUYER_TEST_CONCURRENCY = 4;
 const HOUR_MS = 3600 * 1000;
 
 /**
@@ -110,13 +112,14 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
 
   // With a buyers file, each lead walks the buyers (ADR 0012) or is auctioned (ADR 0020); without one, the
   // lender network above is the only buyer.
-  const walks = buildBuyerWalks(env, {
+  const walks = await buildBuyerWalks(env, {
     connection,
     metrics,
     logger,
+    sealer: cipher,
     recordAttempt: systemOfRecord ? (event) => eventOutbox.append(event) : undefined,
   });
-  const { waterfall, concurrency } = walks;
+  const { waterfall, concurrency, registry } = walks;
 
   const onFinalOutcome = createOnFinalOutcome({
     store,
@@ -168,6 +171,15 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
           }),
         ]
       : []),
+    // A manager's test lead to one buyer (ADR 0022): a few at a time, each one post.
+    ...(runs('submission') && registry
+      ? [
+          startQueueWorker(JOBS.buyerTestLead, createBuyerTestProcessor(registry), {
+            ...consumer,
+            concurrency: BUYER_TEST_CONCURRENCY,
+          }),
+        ]
+      : []),
     // A delivery that fails for good is logged: the partner can still read GET /api/v1/partner/leads/:id.
     ...(runs('partner-webhooks')
       ? [
@@ -194,6 +206,9 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
               store,
               postbacks: env.AFFILIATE_POSTBACKS,
               events: systemOfRecord ? eventOutbox : undefined,
+              returns: systemOfRecord
+                ? { stateOf: (leadId) => systemOfRecord.returnState(leadId) }
+                : undefined,
               sender: webhookSender,
               logTtlMs: env.POSTBACK_LOG_DAYS * 24 * HOUR_MS,
               now: Date.now,

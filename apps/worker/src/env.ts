@@ -67,6 +67,11 @@ export const EnvSchema = z
      * network above is the only buyer, posted once, as before.
      */
     BUYERS_FILE: z.string().min(1).optional(),
+    /**
+     * With a system of record, how often a worker reads the buyers document's version besides the change
+     * messages (ADR 0022): a change lost with its message still reaches every worker within this long.
+     */
+    BUYERS_POLL_MS: z.coerce.number().int().positive().max(60_000).default(2000),
     /** Where the worker's /healthz, /readyz and /metrics listen (0: a free port, logged at start). */
     WORKER_METRICS_PORT: z.coerce.number().int().nonnegative().default(9464),
     /** Brevo API v3 key; unset, mailing-list sync jobs are skipped. */

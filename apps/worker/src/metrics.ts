@@ -97,14 +97,14 @@ export class WorkerMetrics extends PromMetrics {
   }
 
   /** `funnel_buyer_in_flight{buyer}`: each buyer's calls in flight in this worker, against its share. */
-  watchBulkheads(buyers: readonly string[], inFlight: (buyer: string) => number): void {
+  watchBulkheads(buyers: () => readonly string[], inFlight: (buyer: string) => number): void {
     this.gauge(
       'funnel_buyer_in_flight',
       "Calls in flight per buyer in this worker (at most the buyer's concurrency)",
       {
         labelNames: ['buyer'],
         collect() {
-          for (const buyer of buyers) this.set({ buyer }, inFlight(buyer));
+          for (const buyer of buyers()) this.set({ buyer }, inFlight(buyer));
         },
       },
     );

@@ -9,6 +9,8 @@ import { migrate, openDatabase } from '@funnel/db/database';
 import { createAccount, findAccount, updateAccount } from '@funnel/db/operator-accounts';
 import { listPrivacyRequests, logPrivacyRequests } from '@funnel/db/privacy-request-log';
 import { resealDatabase } from '@funnel/db/reseal';
+import { currentBuyerConfig, importBuyersIfEmpty } from '@funnel/db/buyer-config';
+import { BuyersFileSchema } from '@funnel/contracts/buyers';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { LeadStore } from '@funnel/lead-store/lead-store';
 import { resealRedis } from '@funnel/lead-store/reseal';
@@ -93,6 +95,22 @@ describe('npm run keys:reseal', () => {
       totp_sealed: new FieldCipher([oldKey]).seal('JBSWY3DPEHPK3PXP', operator),
     });
 
+    // A buyer's credential (ADR 0022), sealed with its version's id as associated data.
+    const buyers = BuyersFileSchema.parse({
+      timeZone: 'America/Chicago',
+      buyers: [
+        {
+          id: 'b1',
+          protocol: 'sync-post',
+          baseUrl: 'http://127.0.0.1:9/b1',
+          apiKey: 'b1-key',
+          tier: 1,
+          priceLadder: [1],
+        },
+      ],
+    });
+    await importBuyersIfEmpty(db, new FieldCipher([oldKey]), buyers);
+
     const rotated = new FieldCipher([newKey, oldKey]);
     const ttlBefore = await redis.pttl(before.key(ids[0]!));
     // A save landing while the pass runs (the apps keep running): it must survive.
@@ -110,9 +128,11 @@ describe('npm run keys:reseal', () => {
     expect(inDatabase.consentArchive).toMatchObject({ seen: LEADS, resealed: LEADS });
     expect(inDatabase.privacyRequests).toMatchObject({ seen: 1, resealed: 1 });
     expect(inDatabase.operatorSecrets).toMatchObject({ seen: 1, resealed: 1 });
+    expect(inDatabase.buyerCredentials).toMatchObject({ seen: 1, resealed: 1 });
 
     // The old key removed from the ring: everything still opens.
     const after = new FieldCipher([newKey]);
+    expect((await currentBuyerConfig(db, after))?.file.buyers[0]?.apiKey).toBe('b1-key');
     const store = new LeadStore(redis, after, { keyPrefix: prefix, ttlMs: 3600_000 });
     for (const [i, id] of ids.slice(0, LEADS).entries()) {
       expect((await store.get(id))?.fields).toMatchObject({ first_name: `Ann${i}`, ssn: `12345${i}` });

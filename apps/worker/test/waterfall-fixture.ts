@@ -15,11 +15,10 @@ import { freePort, startApp, type AppProcess } from '@funnel/testing/processes';
 import type { BuyerAdapter } from '../src/buyers/buyer-adapter.js';
 import { Bulkheads } from '../src/buyers/bulkheads.js';
 import type { BuyerLearning } from '../src/buyers/buyer-learning.js';
+import type { BuyerRegistry } from '../src/buyers/buyer-registry.js';
 import { createBuyerAdapter } from '../src/buyers/create-buyer-adapter.js';
+import { sampleLeadRecord } from '../src/buyers/sample-lead-record.js';
 import { JOBS } from '@funnel/contracts/jobs';
-import { CONSENT_VERSION } from '@funnel/contracts/consent';
-import { SAMPLE_LEAD, SAMPLE_SUBMISSION_CONTEXT } from '@funnel/contracts/sample-lead';
-import type { LeadRecord } from '@funnel/lead-store/lead-store';
 import { startQueueWorker } from '@funnel/server-runtime/job-queue';
 import {
   createSubmitLeadProcessor,
@@ -104,9 +103,10 @@ export function buyersFile(
 export function startWaterfallWorker(
   pipeline: Pipeline,
   buyers: BuyersFile,
-  options: { concurrency?: number; learning?: BuyerLearning } = {},
+  options: { concurrency?: number; learning?: BuyerLearning; registry?: BuyerRegistry } = {},
 ) {
   const adapters = new Map<string, BuyerAdapter>(buyers.buyers.map((b) => [b.id, createBuyerAdapter(b)]));
+  const { registry } = options;
   const cursors = new WaterfallCursors(pipeline.redis, pipeline.keyPrefix);
   const bulkheads = new Bulkheads(buyers.buyers);
   const attempts: AttemptRecord[] = [];
@@ -128,9 +128,15 @@ export function startWaterfallWorker(
       postClaimMs: 3000,
       postBudgetMs: 2000,
       waterfall: {
-        buyers,
-        adapters,
-        bulkheads,
+        // With a registry, the buyers it runs now (ADR 0022), read at each use as the worker does.
+        get buyers() {
+          return registry?.current.file ?? buyers;
+        },
+        get adapters() {
+          return registry?.current.adapters ?? adapters;
+        },
+        bulkheads: registry?.bulkheads ?? bulkheads,
+        isPaused: (buyer) => registry?.isPaused(buyer) ?? false,
         cursors,
         learning: options.learning,
         policy: { partnerOfferHosts: [] },
@@ -168,19 +174,4 @@ export function startWaterfallWorker(
 }
 
 /** The sample lead as the worker reads it from the store (what the adapters post). */
-export function storedSampleLead(): LeadRecord {
-  return {
-    id: SAMPLE_SUBMISSION_CONTEXT.leadId,
-    fields: SAMPLE_LEAD,
-    tracking: SAMPLE_SUBMISSION_CONTEXT.tracking,
-    consent: {
-      version: CONSENT_VERSION,
-      textSha256: 'a'.repeat(64),
-      button: 'REQUEST_FUNDS',
-      at: '2026-11-25T01:00:00.000Z',
-      ip: SAMPLE_SUBMISSION_CONTEXT.userIp,
-      userAgent: SAMPLE_SUBMISSION_CONTEXT.userAgent,
-      pageUrl: SAMPLE_SUBMISSION_CONTEXT.webSiteUrl,
-    },
-  } as unknown as LeadRecord;
-}
+export const storedSampleLead = sampleLeadRecord;

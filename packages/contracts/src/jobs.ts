@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { CROSS_SELL_QUESTIONS, type CrossSellQuestion } from './cross-sell.js';
-import { POSTBACK_EVENTS, PostbackEventSchema } from './postbacks.js';
+import { POSTBACK_JOB_EVENTS, PostbackJobEventSchema } from './postbacks.js';
 
 /**
  * Every job carries the lead id and nothing else (submission, partner webhook, mailing-list sync, cross-sell
@@ -13,8 +13,18 @@ export type LeadJob = z.infer<typeof LeadJobSchema>;
 export type SubmitLeadJob = LeadJob;
 
 /** An affiliate's lead reached an outcome the affiliate's postback fires on. */
-export const AffiliatePostbackJobSchema = LeadJobSchema.extend({ event: PostbackEventSchema });
+export const AffiliatePostbackJobSchema = LeadJobSchema.extend({ event: PostbackJobEventSchema });
 export type AffiliatePostbackJob = z.infer<typeof AffiliatePostbackJobSchema>;
+
+/**
+ * A manager's test of a buyer (ADR 0022): the sample lead sent to `buyerId` through its adapter by a worker, under
+ * a key of its own (`requestId`); the job's return value is the answer. Holds no lead of a borrower.
+ */
+export const BuyerTestJobSchema = z.object({
+  buyerId: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/),
+  requestId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
+});
+export type BuyerTestJob = z.infer<typeof BuyerTestJobSchema>;
 
 /** A scheduled pass (the reconciler) carries nothing: it looks at everything there is when it runs. */
 export const ScheduledPassJobSchema = z.object({});
@@ -146,7 +156,8 @@ export const JOBS = {
   /**
    * Tell the lead's affiliate about its conversion (the affiliate's postback URL): one postback per lead and
    * event, however often the outcome is settled. Event `returned` (a buyer's approved return, ADR 0020) reverses
-   * the affiliate's payout, and tells the affiliate when it takes reversals. Kept a week once delivered (bull-board shows them), a month when
+   * the affiliate's payout, and tells the affiliate when it takes reversals; `return_reversed` (a manager undid
+   * that return, ADR 0021) pays it again, and tells the affiliate when it was told of the reversal. Kept a week once delivered (bull-board shows them), a month when
    * every attempt failed.
    */
   affiliatePostback: defineJob({
@@ -159,7 +170,7 @@ export const JOBS = {
       removeOnFail: { age: 30 * DAY_S },
     },
     jobId: ({ leadId, event }) => `${leadId}.${event}`,
-    leadJobIds: (leadId) => POSTBACK_EVENTS.map((event) => `${leadId}.${event}`),
+    leadJobIds: (leadId) => POSTBACK_JOB_EVENTS.map((event) => `${leadId}.${event}`),
   }),
   /**
    * Remove SSN, bank and licence numbers once the grace period after the final outcome has passed, once per
@@ -188,6 +199,18 @@ export const JOBS = {
     schema: ScheduledPassJobSchema,
     options: { removeOnComplete: 100, removeOnFail: 100 },
     jobId: () => 'reconcile',
+    leadJobIds: () => [],
+  }),
+  /**
+   * The sample lead sent to one buyer on a manager's request (ADR 0022), answered while the manager waits: one
+   * attempt (a second would post the sample lead again), kept an hour for its answer.
+   */
+  buyerTestLead: defineJob({
+    queue: 'buyer-tests',
+    name: 'buyer-test-lead',
+    schema: BuyerTestJobSchema,
+    options: { attempts: 1, removeOnComplete: { age: 3600 }, removeOnFail: { age: 3600 } },
+    jobId: ({ requestId }) => requestId,
     leadJobIds: () => [],
   }),
 } as const;

@@ -39,6 +39,26 @@ export interface Database extends OperatorTables {
     step: string;
     completed_at: Date;
   };
+  /** Every version of the buyers document (ADR 0022); the newest is the one the workers run. */
+  buyer_config_versions: {
+    version: number;
+    /** `version` zero-padded to 10 digits: the sealed credentials' associated data (re-sealed by reseal.ts). */
+    version_id: string;
+    at: Generated<Date>;
+    /** The operator's account; null for ADMIN_API_TOKEN and for the import at first start. */
+    account_id: string | null;
+    /** Who, as read by a person: the account's email, `api-token` or `buyers-file`. */
+    actor: string;
+    /** import | create | update | pause | resume */
+    action: string;
+    summary: string;
+    /** The buyers file (BuyersFileSchema's output) without its credentials. */
+    document: unknown;
+    /** `{ buyerId: apiKey }` as JSON sealed with the field-encryption key ring; null when no buyer has one. */
+    credentials_sealed: string | null;
+    /** The ids of the buyers paused in this version. */
+    paused: unknown;
+  };
   /** Every attempt of the buyers' waterfall (issue 13), one row per attempt key. */
   buyer_attempts: {
     attempt_key: string;

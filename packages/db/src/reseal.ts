@@ -17,6 +17,8 @@ const CONSENT_CONTACTS: SealedColumn = ['consent_archive', 'lead_id', 'contact_s
 const PRIVACY_REQUESTS: SealedColumn = ['privacy_requests', 'request_id', 'request_sealed'];
 /** Operators' TOTP secrets (ADR 0021), sealed with the account id as associated data. */
 const OPERATOR_SECRETS: SealedColumn = ['operator_accounts', 'account_id', 'totp_sealed'];
+/** Buyers' credentials (ADR 0022), one sealed object per version of the buyers document. */
+const BUYER_CREDENTIALS: SealedColumn = ['buyer_config_versions', 'version_id', 'credentials_sealed'];
 
 /**
  * Re-seals one sealed column under the newest key, a batch of rows at a time. Each row is written only if its
@@ -59,7 +61,10 @@ async function resealColumn(
   }
 }
 
-/** Re-seals the consent archive's contacts, the privacy log's requests and operators' TOTP secrets under the newest key. */
+/**
+ * Re-seals the consent archive's contacts, the privacy log's requests, operators' TOTP secrets and buyers'
+ * credentials under the newest key.
+ */
 export async function resealDatabase(
   db: Kysely<Database>,
   sealer: ContactSealer,
@@ -68,6 +73,7 @@ export async function resealDatabase(
   consentArchive: TableResealCounts;
   privacyRequests: TableResealCounts;
   operatorSecrets: TableResealCounts;
+  buyerCredentials: TableResealCounts;
 }> {
   const progress = (what: string) => (counts: TableResealCounts) => options.onProgress?.(what, counts);
   return {
@@ -91,6 +97,13 @@ export async function resealDatabase(
       options.currentKeyId,
       sealer,
       progress('operator secrets'),
+    ),
+    buyerCredentials: await resealColumn(
+      db,
+      BUYER_CREDENTIALS,
+      options.currentKeyId,
+      sealer,
+      progress('buyer credentials'),
     ),
   };
 }

@@ -28,8 +28,8 @@ export interface BuyerApiRouteOptions {
   /** The system of record; undefined when DATABASE_URL is not set (the buyer API then answers 503). */
   db: Kysely<Database> | undefined;
   keys: readonly BuyerApiKey[];
-  /** The buyers file: each buyer's return terms (defaults for a buyer it does not list). */
-  buyers: BuyersFile | undefined;
+  /** The buyers document (ADR 0022): each buyer's return terms (defaults for a buyer it does not list). */
+  buyers: () => Promise<BuyersFile | undefined>;
   /** Return caps count calendar periods in this zone when there is no buyers file. */
   timeZone: string;
   now: () => Date;
@@ -97,8 +97,6 @@ function keyHash(key: string): string {
  * of record.
  */
 const buyerApiRoutes: FastifyPluginAsyncZod<BuyerApiRouteOptions> = async (app, options) => {
-  const policies = new Map(options.buyers?.buyers.map((buyer) => [buyer.id, returnPolicyOf(buyer)]));
-  const timeZone = options.buyers?.timeZone ?? options.timeZone;
   app.decorateRequest('buyerKey', null);
   const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
     const presented = bearerKey(request);
@@ -151,12 +149,14 @@ const buyerApiRoutes: FastifyPluginAsyncZod<BuyerApiRouteOptions> = async (app, 
       },
     },
     async (request, reply) => {
+      const buyers = await options.buyers();
+      const buyerId = buyerOf(request).buyerId;
       const result = await readSystemOfRecord(options.db, 'Returns', request.log, (db) =>
         fileReturn(db, {
           ...requestKey(request, request.body),
           request: request.body,
-          policy: policies.get(buyerOf(request).buyerId) ?? returnPolicyOf(undefined),
-          timeZone,
+          policy: returnPolicyOf(buyers?.buyers.find((buyer) => buyer.id === buyerId)),
+          timeZone: buyers?.timeZone ?? options.timeZone,
           now: options.now(),
         }),
       );

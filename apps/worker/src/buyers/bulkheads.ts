@@ -10,6 +10,16 @@ export class Bulkheads {
   readonly #inFlight = new Map<string, number>();
 
   constructor(buyers: readonly Pick<Buyer, 'id' | 'concurrency'>[]) {
+    this.resize(buyers);
+  }
+
+  /**
+   * The shares of a new buyers document (ADR 0022): calls in flight keep their places and release them here; a
+   * buyer whose share shrank below its calls in flight takes no new place until enough have ended; a buyer no
+   * longer listed takes none.
+   */
+  resize(buyers: readonly Pick<Buyer, 'id' | 'concurrency'>[]): void {
+    this.#limits.clear();
     for (const buyer of buyers) this.#limits.set(buyer.id, buyer.concurrency);
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BuyersFileSchema } from '@funnel/contracts/buyers';
-import { dayIn, hourIn, planWalk, takesLead } from './buyer-eligibility.js';
+import { dayIn } from '@funnel/server-runtime/buyer-caps';
+import { hourIn, planWalk, takesLead } from './buyer-eligibility.js';
 
 const { buyers } = BuyersFileSchema.parse({
   timeZone: 'America/Chicago',

@@ -28,16 +28,6 @@ export function hourIn(timeZone: string, now: number): number {
   return Number(hour) % 24;
 }
 
-/** The calendar day at `now` in `timeZone`, YYYY-MM-DD: daily caps count per business day. */
-export function dayIn(timeZone: string, now: number): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
-}
-
 /** Whether the buyer's filters take this lead at `now` (caps are counted separately, when an attempt starts). */
 export function takesLead(filters: BuyerFilters, lead: LeadTraits, timeZone: string, now: number): boolean {
   const amount = Number(lead.loan_amount);

@@ -1,8 +1,9 @@
 import { pingPostDeadlines, type Buyer, type BuyersFile } from '@funnel/contracts/buyers';
 import { isBidLive } from '@funnel/contracts/ping-post-network';
 import type { LeadRecord } from '@funnel/lead-store/lead-store';
+import { dayIn } from '@funnel/server-runtime/buyer-caps';
 import type { BuyerAdapter, HeldBid } from '../buyers/buyer-adapter.js';
-import { dayIn, takesLead, type LeadTraits, type WalkStep } from '../buyers/buyer-eligibility.js';
+import { takesLead, type LeadTraits, type WalkStep } from '../buyers/buyer-eligibility.js';
 import type { BuyerLearning } from '../buyers/buyer-learning.js';
 import type { Bulkheads } from '../buyers/bulkheads.js';
 import { rankByExpectedValue, rankByPrice, type Candidate } from '../buyers/expected-value.js';
@@ -13,6 +14,8 @@ export interface AuctionDeps {
   buyers: BuyersFile;
   adapters: ReadonlyMap<string, BuyerAdapter>;
   bulkheads: Bulkheads;
+  /** A paused buyer (ADR 0022) is left out of new plans and gets no new attempt; its attempt in flight ends. */
+  isPaused?: ((buyer: string) => boolean) | undefined;
   cursors: WaterfallCursors;
   /** The buyers' records the ranking learns from; without it every buyer is ranked on the priors. */
   learning?: BuyerLearning | undefined;
@@ -42,8 +45,9 @@ export async function planAuction(
 ): Promise<WalkStep[]> {
   const { buyers, auction, timeZone } = deps.buyers;
   const now = deps.now();
-  const eligible = buyers.filter((buyer) =>
-    takesLead(buyer.filters, lead.fields as LeadTraits, timeZone, now),
+  const eligible = buyers.filter(
+    (buyer) =>
+      !deps.isPaused?.(buyer.id) && takesLead(buyer.filters, lead.fields as LeadTraits, timeZone, now),
   );
   const pinged = eligible.filter((buyer) => buyer.protocol === 'ping-post');
   const roundMs = Math.min(auction.roundMs, deadline - now - POST_RESERVE_MS);

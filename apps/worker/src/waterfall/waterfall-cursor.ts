@@ -4,6 +4,7 @@ import {
   confirmReplicated,
   type ReplicaWaitConfig,
 } from '@funnel/server-runtime/replica-wait';
+import { buyerCapKeys } from '@funnel/server-runtime/buyer-caps';
 import type { WalkStep } from '../buyers/buyer-eligibility.js';
 
 /** Where one lead's walk stands, as persisted in Redis. */
@@ -168,10 +169,7 @@ export class WaterfallCursors {
 
   /** Counter keys of a buyer's caps for the windows `now` falls in (`day` in the business time zone). */
   capKeys(buyer: string, now: number, day: string): { hourKey: string; dayKey: string } {
-    return {
-      hourKey: `${this.keyPrefix}buyer-cap:${buyer}:hour:${Math.floor(now / HOUR_MS)}`,
-      dayKey: `${this.keyPrefix}buyer-cap:${buyer}:day:${day}`,
-    };
+    return buyerCapKeys(this.keyPrefix, buyer, now, day);
   }
 
   /** How many places of a cap window are taken. */

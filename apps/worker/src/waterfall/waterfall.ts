@@ -5,7 +5,8 @@ import type { LeadOutcome } from '@funnel/contracts/lead-outcome';
 import { isBidLive } from '@funnel/contracts/ping-post-network';
 import type { LeadRecord, NewOutcome } from '@funnel/lead-store/lead-store';
 import type { AttemptAnswer } from '../buyers/buyer-adapter.js';
-import { dayIn, planWalk, type LeadTraits, type WalkStep } from '../buyers/buyer-eligibility.js';
+import { dayIn } from '@funnel/server-runtime/buyer-caps';
+import { planWalk, type LeadTraits, type WalkStep } from '../buyers/buyer-eligibility.js';
 import { decide, noLender, type DecisionPolicy } from '../buyers/decision.js';
 import { RetryableLenderError } from '../buyers/lender-errors.js';
 import { BID_MARGIN_MS } from '../buyers/ping-post-adapter.js';
@@ -131,6 +132,14 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
       });
       cursor = (await deps.cursors.get(leadId)) ?? cursor;
     };
+    if (cursor.state === 'ready' && deps.isPaused?.(step.buyer)) {
+      // Paused since the walk was planned (ADR 0022): no new attempt, no record of one; the rest of its ladder
+      // is passed over too.
+      const next = nextBuyerIndex(cursor, step.buyer);
+      await deps.cursors.advance(leadId, cursor.index, { next, release: false, skipBuyer: step.buyer });
+      cursor = (await deps.cursors.get(leadId)) ?? cursor;
+      continue;
+    }
     if (cursor.state === 'ready' && cursor.skipped.includes(step.buyer)) {
       // A later step of a buyer that refused the lead's fields or whose cap is full: no attempt.
       await deps.cursors.advance(leadId, cursor.index, { next: cursor.index + 1, release: false });
@@ -282,5 +291,6 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
 /** A lead's plan: the walk by tier and ladder, or an auction's ranking after its ping round (ADR 0020). */
 async function planFor(deps: WaterfallDeps, lead: LeadRecord, deadline: number): Promise<WalkStep[]> {
   if (deps.buyers.mode === 'auction') return planAuction(deps, lead, deadline);
-  return planWalk(deps.buyers.buyers, lead.fields as LeadTraits, deps.buyers.timeZone, deps.now());
+  const buyers = deps.buyers.buyers.filter((buyer) => !deps.isPaused?.(buyer.id));
+  return planWalk(buyers, lead.fields as LeadTraits, deps.buyers.timeZone, deps.now());
 }

@@ -5,6 +5,7 @@ import m0003 from './0003_privacy_requests.js';
 import m0004 from './0004_buyer_attempts.js';
 import m0005 from './0005_returns_and_conversions.js';
 import m0006 from './0006_lead_search.js';
+import m0008 from './0008_buyer_config_versions.js';
 import { OPERATOR_MIGRATIONS } from '../operator-schema.js';
 
 /**
@@ -20,4 +21,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005_returns_and_conversions': m0005,
   '0006_lead_search': m0006,
   ...OPERATOR_MIGRATIONS,
+  '0008_buyer_config_versions': m0008,
 };

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { NavLink, Route, Routes, useLocation } from 'react-router';
 import { roleAllows, type OperatorMe } from '@funnel/contracts/operators';
 import { BRAND_NAME } from '@/config/brand';
@@ -15,6 +16,9 @@ import { SetupForm } from './setup-form';
 import { SignInForm } from './sign-in-form';
 import styles from './operator.module.css';
 
+// Managers' and admins' only: a chunk of its own, never loaded for a viewer.
+const BuyersPage = lazy(() => import('./buyers-page'));
+
 /** The console's pages; a manager's or an admin's are not even linked for lower roles (the BFF answers 403). */
 function ConsoleNav({ account }: { account: OperatorMe }) {
   const admin = roleAllows(account.role, 'admin');
@@ -29,6 +33,11 @@ function ConsoleNav({ account }: { account: OperatorMe }) {
       <NavLink to="/operator/leads" className={link}>
         Leads
       </NavLink>
+      {manager && (
+        <NavLink to="/operator/buyers" className={link}>
+          Buyers
+        </NavLink>
+      )}
       {manager && (
         <NavLink to="/operator/returns" className={link}>
           Returns
@@ -80,6 +89,20 @@ export default function OperatorPage() {
         <Route index element={<ReportsDashboard />} />
         <Route path="leads" element={<LeadSearchPage />} />
         <Route path="leads/:leadId" element={<LeadJourneyPage />} />
+        <Route
+          path="buyers"
+          element={
+            roleAllows(account.role, 'manager') ? (
+              <Suspense fallback={<PageLoader message="Loading the buyers…" />}>
+                <BuyersPage />
+              </Suspense>
+            ) : (
+              <p className={styles.failed} role="alert">
+                Buyers are managed by a manager or an admin.
+              </p>
+            )
+          }
+        />
         <Route path="returns" element={<ReturnsPage />} />
         <Route path="accounts" element={<AccountsPage me={account} />} />
         <Route path="audit" element={<AuditPage />} />

@@ -1,0 +1,235 @@
+// Buyers managed live (issue 33, ADR 0022): a manager pauses a buyer in the console, and the worker offers it none
+// of the leads submitted after; a resume brings it back; a viewer is neither offered the page nor let through by
+// the BFF; the audit log names the manager. The built BFF, worker and lender sandbox on real Redis and PostgreSQL
+// (a schema of this suite's own), in Chromium, at 375 and 1280 px, checked with axe.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Kysely } from 'kysely';
+import type { Page } from 'playwright-core';
+import { SandboxBuyersStatsSchema } from '@funnel/contracts/sandbox-buyers';
+import { migrate, openDatabase, type Database } from '@funnel/db/database';
+import { borrowerLead, sendPartnerLead } from '@funnel/testing/lead-traffic';
+import { partnerKey } from '@funnel/testing/partner-lead';
+import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
+import { freePort, startHarness, type Harness } from './harness';
+import { createOperator, signInThroughPage } from './operator-accounts';
+import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
+import { startWorker } from './submission-pipeline';
+
+const TOKEN = 'e2e-buyers-token-'.padEnd(48, 'b');
+const LEADS_WHILE_PAUSED = 50;
+const TEST_TIMEOUT_MS = 240_000;
+const schema = testSchema('buyers_e2e');
+const partner = partnerKey('buyers-e2e', 100_000);
+let db: Kysely<Database>;
+let harness: Harness;
+let sandboxUrl: string;
+let borrowers = 0;
+
+before(async () => {
+  db = openDatabase({ url: testDatabaseUrl(), schema });
+  await migrate(db, schema);
+  const url = `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const port = await freePort();
+  sandboxUrl = `http://127.0.0.1:${port}`;
+  const folder = mkdtempSync(path.join(tmpdir(), 'buyers-e2e-'));
+  // Two buyers that take every lead: `first` is tried first, `second` after it.
+  const buyersFile = path.join(folder, 'buyers.json');
+  writeFileSync(
+    buyersFile,
+    JSON.stringify({
+      timeZone: 'America/New_York',
+      buyers: ['first', 'second'].map((id, i) => ({
+        id,
+        protocol: 'sync-post',
+        baseUrl: `${sandboxUrl}/buyers/${id}`,
+        apiKey: `${id}-credential-never-shown`,
+        tier: i + 1,
+        priceLadder: [0],
+      })),
+    }),
+  );
+  const sandboxBuyers = path.join(folder, 'sandbox-buyers.json');
+  writeFileSync(
+    sandboxBuyers,
+    JSON.stringify({
+      buyers: ['first', 'second'].map((id, i) => ({
+        id,
+        protocol: 'sync-post',
+        seed: i + 1,
+        interestShare: 1,
+        maxValue: 1000,
+        latencyMinMs: 0,
+        latencyMaxMs: 0,
+      })),
+    }),
+  );
+  harness = await startHarness({
+    label: 'buyers',
+    bffEnv: {
+      DATABASE_URL: url,
+      ADMIN_API_TOKEN: TOKEN,
+      BUYERS_FILE: buyersFile,
+      PARTNER_API_KEYS: partner.entry,
+    },
+  });
+  await harness.start({
+    name: 'lender-sandbox',
+    entry: 'apps/lender-sandbox/dist/server.js',
+    readyUrl: `${sandboxUrl}/healthz`,
+    env: {
+      SANDBOX_HOST: '127.0.0.1',
+      SANDBOX_PORT: String(port),
+      SANDBOX_PUBLIC_URL: sandboxUrl,
+      SANDBOX_LOG_LEVEL: 'warn',
+      SANDBOX_BUYERS_FILE: sandboxBuyers,
+    },
+  });
+  await startWorker(harness, { url: sandboxUrl }, { DATABASE_URL: url, BUYERS_FILE: buyersFile });
+  await createOperator(harness.baseUrl, TOKEN, 'mia@example.com', 'manager');
+  await createOperator(harness.baseUrl, TOKEN, 'vic@example.com', 'viewer');
+});
+
+after(async () => {
+  await harness?.close();
+  await db?.destroy();
+  await dropSchema(schema);
+});
+
+/** Attempts each sandbox buyer has received so far. */
+async function sandboxAttempts(): Promise<Record<string, number>> {
+  const body = SandboxBuyersStatsSchema.parse(await (await fetch(`${sandboxUrl}/_sandbox/buyers`)).json());
+  return Object.fromEntries(body.buyers.map((b) => [b.id, b.attempts]));
+}
+
+/** Posts `count` partner leads and waits for each to end (sold, rejected or no lender). */
+async function submitLeads(count: number): Promise<void> {
+  const ids = await Promise.all(
+    Array.from({ length: count }, () => {
+      borrowers += 1;
+      return sendPartnerLead({
+        baseUrl: harness.baseUrl,
+        apiKey: partner.key,
+        idempotencyKey: `buyers-e2e-${borrowers}`,
+        body: borrowerLead(borrowers),
+      });
+    }),
+  );
+  for (const id of ids) {
+    for (;;) {
+      const response = await fetch(`${harness.baseUrl}/api/v1/partner/leads/${id}`, {
+        headers: { authorization: `Bearer ${partner.key}` },
+      });
+      const { decidedAt } = (await response.json()) as { decidedAt?: string };
+      if (decidedAt) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+/** Waits until the console says the worker runs the version the page shows (health is read every 5 s). */
+async function workerOnShownVersion(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[role=status]')].some((e) =>
+      /^Version (\d+),.*workers: [^,]+ on version \1$/.test(e.textContent ?? ''),
+    ),
+  );
+}
+
+test('a viewer is not offered the buyers, and the BFF refuses them with 403', async () => {
+  const context = await harness.newContext(375);
+  const page = await context.newPage();
+  await page.goto('/operator');
+  await signInThroughPage(page, 'vic@example.com');
+  await page.getByRole('heading', { name: 'Funnel and sales reports' }).waitFor();
+  const nav = page.getByRole('navigation', { name: 'Console' });
+  assert.equal(await nav.getByRole('link', { name: 'Buyers' }).count(), 0);
+  await page.goto('/operator/buyers');
+  await page.getByRole('alert').waitFor();
+  assert.equal(await page.getByRole('button', { name: /^Pause / }).count(), 0, 'the action is hidden');
+  for (const route of ['/api/v1/admin/buyers', '/api/v1/admin/buyers/health']) {
+    assert.equal((await page.request.get(route)).status(), 403, route);
+  }
+  assert.equal((await page.request.post('/api/v1/admin/buyers/first/pause')).status(), 403);
+  await context.close();
+});
+
+test(
+  'a paused buyer gets no attempt of the leads submitted after the pause, and gets them again once resumed',
+  { timeout: TEST_TIMEOUT_MS },
+  async () => {
+    const context = await harness.newContext(1280);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await page.goto('/operator');
+    await signInThroughPage(page, 'mia@example.com');
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Buyers' }).click();
+    await page.getByRole('heading', { name: 'Buyers', level: 1 }).waitFor();
+    const health = page.getByRole('region', { name: 'Buyers, last 15 minutes' });
+    await health.getByRole('button', { name: 'Pause first' }).waitFor();
+    assert.ok(!(await page.content()).includes('credential-never-shown'), 'no credential on the page');
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await assertAccessible(page, `the buyers page at ${width} px`);
+    }
+    await screenshotBothWidths(page, 'operator-buyers');
+
+    // The sample lead, sent by the worker through the buyer's adapter: the sandbox buyer takes every lead.
+    await page.getByRole('button', { name: 'Send the sample lead' }).click();
+    await page.getByText(/^first answered the sample lead: sold at \$\d/).waitFor();
+
+    await health.getByRole('button', { name: 'Pause first' }).click();
+    await health.getByRole('button', { name: 'Resume first' }).waitFor();
+    await workerOnShownVersion(page);
+    const before = await sandboxAttempts();
+    await submitLeads(LEADS_WHILE_PAUSED);
+    const paused = await sandboxAttempts();
+    assert.equal(paused.first! - before.first!, 0, 'the paused buyer got no attempt');
+    assert.equal(paused.second! - before.second!, LEADS_WHILE_PAUSED, 'the other buyer got every lead');
+
+    await health.getByRole('button', { name: 'Resume first' }).click();
+    await health.getByRole('button', { name: 'Pause first' }).waitFor();
+    await workerOnShownVersion(page);
+    await submitLeads(1);
+    const resumed = await sandboxAttempts();
+    assert.equal(resumed.first! - paused.first!, 1, 'the resumed buyer is offered leads again');
+
+    await page
+      .getByRole('region', { name: 'Who changed the buyers, and when' })
+      .getByText('paused first')
+      .waitFor();
+    // The download link: the buyers file's format, every credential left out.
+    const href = await page.getByRole('link', { name: 'Download the buyers file' }).getAttribute('href');
+    const exported = await page.request.get(href!);
+    assert.equal(exported.status(), 200);
+    const file = (await exported.json()) as { buyers: { id: string; apiKey?: string }[] };
+    assert.deepEqual(
+      file.buyers.map((b) => [b.id, b.apiKey]),
+      [
+        ['first', undefined],
+        ['second', undefined],
+      ],
+    );
+    assert.deepEqual(errors, []);
+    await context.close();
+  },
+);
+
+test('the audit log lists the pause and the resume with the manager who did them', async () => {
+  const response = await fetch(`${harness.baseUrl}/api/v1/admin/audit?outcome=allowed&limit=200`, {
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
+  const { entries } = (await response.json()) as {
+    entries: { action: string; actor: string; buyer: string | null }[];
+  };
+  const changes = entries
+    .filter((e) => e.action === 'buyers.pause' || e.action === 'buyers.resume')
+    .map((e) => [e.action, e.actor, e.buyer]);
+  assert.deepEqual(changes, [
+    ['buyers.resume', 'mia@example.com', 'first'],
+    ['buyers.pause', 'mia@example.com', 'first'],
+  ]);
+});

@@ -1,0 +1,57 @@
+import type { BuyerHealth } from '@funnel/contracts/buyer-admin';
+import { Button } from '@/components/ui/button';
+import { formatCount, formatRate } from '../utils/number-format';
+import { ReportTable, type ReportColumn } from './report-table';
+
+const capOf = (used: number, cap: number | null) => (cap === null ? formatCount(used) : `${used} / ${cap}`);
+
+/**
+ * Each buyer over the last 15 minutes (ADR 0022): whether it is paused, its attempts, accept rate, p95 latency,
+ * timeouts and errors, its cap use in the current hour and day, and the button that pauses or resumes it.
+ */
+export function BuyerHealthTable({
+  rows,
+  busy,
+  onPause,
+}: {
+  rows: readonly BuyerHealth[];
+  busy: string | undefined;
+  onPause: (buyerId: string, pause: boolean) => void;
+}) {
+  const columns: ReportColumn<BuyerHealth>[] = [
+    { label: 'Buyer', cell: (row) => row.buyer, text: true },
+    { label: 'State', cell: (row) => (row.paused ? 'Paused' : 'Live'), text: true },
+    { label: 'Attempts', cell: (row) => formatCount(row.attempts) },
+    { label: 'Accept rate', cell: (row) => (row.acceptRate === null ? '—' : formatRate(row.acceptRate)) },
+    { label: 'p95 latency', cell: (row) => (row.p95LatencyMs === null ? '—' : `${row.p95LatencyMs} ms`) },
+    { label: 'Timeouts', cell: (row) => formatCount(row.timeouts) },
+    { label: 'Errors', cell: (row) => formatCount(row.errors) },
+    { label: 'Cap this hour', cell: (row) => capOf(row.capUse.hour, row.capUse.perHour) },
+    { label: 'Cap today', cell: (row) => capOf(row.capUse.day, row.capUse.perDay) },
+    {
+      label: 'Action',
+      text: true,
+      cell: (row) => (
+        <Button
+          variant="secondary"
+          busy={busy === row.buyer}
+          busyLabel={row.paused ? 'Resuming…' : 'Pausing…'}
+          onClick={() => onPause(row.buyer, !row.paused)}
+          aria-label={row.paused ? `Resume ${row.buyer}` : `Pause ${row.buyer}`}
+        >
+          {row.paused ? 'Resume' : 'Pause'}
+        </Button>
+      ),
+    },
+  ];
+  return (
+    <ReportTable
+      id="buyer-health"
+      caption="Buyers, last 15 minutes"
+      columns={columns}
+      rows={rows}
+      rowKey={(row) => row.buyer}
+      empty="No buyer is configured."
+    />
+  );
+}

@@ -1,0 +1,88 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { BuyerConfig } from '@funnel/db/buyer-config';
+import type { BuyerRegistry } from './buyer-registry.js';
+
+export interface BuyerConfigWatcherOptions {
+  registry: BuyerRegistry;
+  /** The newest version's number (cheap), and the newest version itself. */
+  version: () => Promise<number>;
+  load: () => Promise<BuyerConfig | undefined>;
+  /** Imports BUYERS_FILE while the system of record has no version (first start). */
+  importFile?: (() => Promise<unknown>) | undefined;
+  /** A connection of its own: a subscribed connection can do nothing else. */
+  subscriber: Redis;
+  channel: string;
+  /** The fallback poll: a change reaches this worker within this long even if its message was lost. */
+  pollMs: number;
+  logger: Logger;
+  /** Told of each version this worker starts running (the applied-version note, the logs). */
+  onApplied?: (version: number) => Promise<void> | void;
+}
+
+/**
+ * Keeps a worker's buyers on the newest version of the document (ADR 0022): a check at once on each change
+ * message and every `pollMs` besides. Checks run one at a time; one asked for meanwhile runs after. A version
+ * that cannot be read or does not validate is logged and the running buyers are kept.
+ */
+export class BuyerConfigWatcher {
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #again = false;
+
+  constructor(private readonly options: BuyerConfigWatcherOptions) {}
+
+  async start(): Promise<void> {
+    const { subscriber, channel, pollMs } = this.options;
+    subscriber.on('message', (from: string) => {
+      if (from === channel) void this.check();
+    });
+    await subscriber.subscribe(channel).catch((err: Error) => {
+      this.options.logger.warn({ err: err.message }, 'buyers change channel not subscribed: polling only');
+    });
+    this.#timer = setInterval(() => void this.check(), pollMs);
+    this.#timer.unref();
+    await this.check();
+  }
+
+  /** Reads the newest version and runs it if it is newer than the one running. */
+  check(): Promise<void> {
+    if (this.#running) {
+      this.#again = true;
+      return this.#running;
+    }
+    this.#running = this.#checkOnce().finally(() => {
+      this.#running = undefined;
+      if (this.#again) {
+        this.#again = false;
+        void this.check();
+      }
+    });
+    return this.#running;
+  }
+
+  async #checkOnce(): Promise<void> {
+    const { registry, logger } = this.options;
+    try {
+      let version = await this.options.version();
+      if (version === 0 && this.options.importFile) {
+        await this.options.importFile();
+        version = await this.options.version();
+      }
+      if (version <= registry.current.version) return;
+      const config = await this.options.load();
+      if (!config || !registry.apply(config)) return;
+      logger.info({ version: config.version, paused: config.paused }, 'buyers version applied');
+      await this.options.onApplied?.(config.version);
+    } catch (err) {
+      // Not migrated yet, PostgreSQL away, or a version this worker cannot run: the running buyers stay.
+      logger.warn({ err: (err as Error).message }, 'buyers version not read; the running buyers stay');
+    }
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#running;
+    await this.options.subscriber.quit().catch(() => undefined);
+  }
+}
