@@ -189,6 +189,10 @@ describe('buyers managed live: the admin API', () => {
       hasApiKey: true,
       caps: { perHour: 5 },
     });
+    // The version names what changed, not every setting the edit sent back.
+    expect((await call('GET', `${API}/versions`)).json().versions[0].summary).toBe(
+      'updated prime: caps, priceLadder',
+    );
     const added = await call('POST', API, { ...withoutKey, id: 'second', tier: 2 });
     expect(added.statusCode, added.body).toBe(201);
     expect(added.json().buyers.map((b: { id: string; hasApiKey: boolean }) => [b.id, b.hasApiKey])).toEqual([

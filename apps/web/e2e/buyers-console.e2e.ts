@@ -105,8 +105,8 @@ async function sandboxAttempts(): Promise<Record<string, number>> {
   return Object.fromEntries(body.buyers.map((b) => [b.id, b.attempts]));
 }
 
-/** Posts `count` partner leads and waits for each to end (sold, rejected or no lender). */
-async function submitLeads(count: number): Promise<void> {
+/** Posts `count` partner leads and waits for each to end (sold, rejected or no lender); answers their ids. */
+async function submitLeads(count: number): Promise<string[]> {
   const ids = await Promise.all(
     Array.from({ length: count }, () => {
       borrowers += 1;
@@ -128,6 +128,7 @@ async function submitLeads(count: number): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
+  return ids;
 }
 
 /** Waits until the console says the worker runs the version the page shows (health is read every 5 s). */
@@ -213,6 +214,72 @@ test(
         ['second', undefined],
       ],
     );
+    assert.deepEqual(errors, []);
+    await context.close();
+  },
+);
+
+test(
+  'a partner lead found by its idempotency key shows every attempt the sandbox recorded',
+  { timeout: TEST_TIMEOUT_MS },
+  async () => {
+    const context = await harness.newContext(1280);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await page.goto('/operator');
+    await signInThroughPage(page, 'mia@example.com');
+    const nav = page.getByRole('navigation', { name: 'Console' });
+
+    // The manager gives `first` a two-rung price ladder: $2,000, above anything the sandbox buyer pays, then $0.
+    // Each lead is then declined by `first` once and bought by it at the second rung: two attempts.
+    await nav.getByRole('link', { name: 'Buyers' }).click();
+    const settings = page.getByLabel('Settings (the buyers file’s JSON)');
+    await settings.waitFor();
+    const edited = { ...JSON.parse(await settings.inputValue()), priceLadder: [2000, 0] };
+    await settings.fill(JSON.stringify(edited, null, 2));
+    await page.getByRole('button', { name: 'Save first' }).click();
+    const saved = page.getByText(/^Saved as version \d+/);
+    const refused = page.locator('#buyer-errors');
+    await saved.or(refused).waitFor();
+    assert.equal(await refused.count(), 0, await refused.innerText().catch(() => ''));
+    // The versions say what changed, and only that.
+    await page
+      .getByRole('region', { name: 'Who changed the buyers, and when' })
+      .getByText('updated first: priceLadder', { exact: true })
+      .waitFor();
+    await workerOnShownVersion(page);
+
+    const [leadId] = await submitLeads(1);
+    const idempotencyKey = `buyers-e2e-${borrowers}`;
+    // What the sandbox's buyers recorded for this lead: the walk's attempt keys are `<lead>-<step>`.
+    const recorded: string[] = [];
+    for (const buyer of ['first', 'second']) {
+      for (let step = 0; step < 4; step += 1) {
+        const held = await fetch(`${sandboxUrl}/buyers/${buyer}/_sandbox/attempts/${leadId}-${step}`);
+        if (held.status !== 200) continue;
+        const { answer } = (await held.json()) as { answer: { Result: string } };
+        recorded.push(`${buyer} ${answer.Result === 'Sold' ? 'bought it' : 'declined'}`);
+      }
+    }
+    assert.deepEqual(recorded, ['first declined', 'first bought it']);
+
+    // Found by the partner and its key, as an operator would when the partner calls about their order.
+    await nav.getByRole('link', { name: 'Leads' }).click();
+    await page.getByLabel('Partner id').fill('buyers-e2e');
+    await page.getByLabel('Idempotency key').fill(idempotencyKey);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('heading', { name: '1 found' }).waitFor();
+    await page.getByRole('link', { name: leadId }).click();
+    await page.getByRole('heading', { name: `Lead ${leadId}` }).waitFor();
+    // The attempts reach the system of record through the event drain: read again until the outcome is there.
+    const titles = async () => (await page.locator('ol li h3').allInnerTexts()).map((t) => t.trim());
+    while (!(await titles()).includes('Outcome: Sold')) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await page.reload();
+      await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    }
+    const attempts = (await titles()).filter((t) => /^(first|second) /.test(t));
+    assert.deepEqual(attempts, recorded);
     assert.deepEqual(errors, []);
     await context.close();
   },

@@ -8,7 +8,7 @@ import {
   BuyerViewSchema,
   buyerViews,
 } from '@funnel/contracts/buyer-admin';
-import { BuyerIdSchema } from '@funnel/contracts/buyers';
+import { BuyerIdSchema, BuyerSchema } from '@funnel/contracts/buyers';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
 import type { BuyerConfig } from '@funnel/db/buyer-config';
 import type { Database } from '@funnel/db/database';
@@ -25,6 +25,22 @@ export interface BuyerRoutesOptions {
 }
 
 /** Past the buyer's own attempt time: how much longer a test waits for a worker to take it. */
+
+/**
+ * The settings a change gives another value, compared as the schema reads them: the editor sends the whole buyer
+ * back, with the defaults filled in, so a key present on one side only is not a change unless its value is.
+ */
+function changedSettings(old: unknown, edited: unknown): string[] {
+  const read = (buyer: unknown) => {
+    const parsed = BuyerSchema.safeParse(buyer);
+    return (parsed.success ? parsed.data : buyer) as Record<string, unknown>;
+  };
+  const [before, after] = [read(old), read(edited)];
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (key) => key !== 'id' && key !== 'apiKey' && JSON.stringify(before[key]) !== JSON.stringify(after[key]),
+  );
+}
+
 const TEST_QUEUE_MS = 5000;
 
 const BuyerParamsSchema = z.object({ buyerId: BuyerIdSchema });
@@ -112,7 +128,7 @@ const buyerRoutes: FastifyPluginAsyncZod<BuyerRoutesOptions> = async (app, optio
           id: buyerId,
           ...(request.body.apiKey === undefined && old.apiKey !== undefined ? { apiKey: old.apiKey } : {}),
         };
-        const changed = Object.keys(request.body).filter((key) => key !== 'id' && key !== 'apiKey');
+        const changed = changedSettings(old, edited);
         return {
           document: {
             ...current!.file,
@@ -120,7 +136,7 @@ const buyerRoutes: FastifyPluginAsyncZod<BuyerRoutesOptions> = async (app, optio
           },
           paused: current!.paused,
           action: 'update',
-          summary: `updated ${buyerId}: ${changed.join(', ')}${request.body.apiKey !== undefined ? ', apiKey' : ''}`,
+          summary: `updated ${buyerId}: ${[...changed, ...(request.body.apiKey !== undefined ? ['apiKey'] : [])].join(', ') || 'nothing changed'}`,
           buyerIndex: index,
         };
       });

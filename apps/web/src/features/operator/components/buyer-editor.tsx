@@ -43,10 +43,17 @@ function settingsOf(buyer: BuyerView | undefined): string {
  * deadlines, concurrency, return terms. The credential is write-only: typed into its own field, never shown; left
  * empty, the buyer keeps the one it has. A refused change lists the server's field messages and changes nothing.
  */
-export function BuyerEditor({ buyers }: { buyers: readonly BuyerView[] }) {
+export function BuyerEditor({ buyers, version }: { buyers: readonly BuyerView[]; version: number }) {
   const [selected, setSelected] = useState(buyers[0]?.id ?? NEW);
   const buyer = buyers.find((b) => b.id === selected);
   const [text, setText] = useState(() => settingsOf(buyer));
+  // A newer version (this save, or another manager's change) shows the chosen buyer as it now is, and keeps the
+  // save's answer on screen: the manager sees "Saved as version N" rather than a form gone back to the first buyer.
+  const [shownVersion, setShownVersion] = useState(version);
+  if (version !== shownVersion) {
+    setShownVersion(version);
+    setText(settingsOf(buyer));
+  }
   const [apiKey, setApiKey] = useState('');
   const [parseError, setParseError] = useState<string | undefined>();
   const save = useSaveBuyer();

@@ -66,7 +66,7 @@ export default function BuyersPage() {
           <PageLoader message="Loading the buyers’ health…" />
         )}
       </section>
-      {buyers.data && <BuyerEditor key={buyers.data.version} buyers={buyers.data.buyers} />}
+      {buyers.data && <BuyerEditor buyers={buyers.data.buyers} version={buyers.data.version} />}
       <section className={styles.section} aria-labelledby="buyer-versions-heading">
         <h2 id="buyer-versions-heading">Versions</h2>
         <p className={styles.actions}>
