@@ -47,7 +47,7 @@ export function admit(
   breaker: BreakerState,
   now: number,
   trialMs: number,
-): { verdict: 'pass' | 'skip' } | { verdict: 'trial'; next: BreakerState } {
+): { verdict: 'pass' } | { verdict: 'skip' } | { verdict: 'trial'; next: BreakerState } {
   if (breaker.state === 'closed') return { verdict: 'pass' };
   if (blocksPlanning(breaker, now)) return { verdict: 'skip' };
   return { verdict: 'trial', next: { ...breaker, state: 'half-open', trialUntil: now + trialMs } };
