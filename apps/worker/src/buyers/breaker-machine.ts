@@ -1,5 +1,10 @@
 import type { BreakerState } from '@funnel/server-runtime/buyer-breaker';
-import type { AttemptRecord } from '../waterfall/attempt-record.js';
+
+/** How an attempt ended, as the waterfall records it (`AttemptRecord`). */
+export interface EndedAttempt {
+  result: string;
+  errorKind?: string | undefined;
+}
 
 /** A buyer's breaker thresholds (`breakerOf` in the contracts). */
 export interface BreakerSettings {
@@ -13,9 +18,7 @@ export interface BreakerSettings {
  * be read), nothing when the buyer was never asked (a full cap or share, an auction's expired bid, a buyer no
  * longer configured).
  */
-export function breakerOutcome(
-  attempt: Pick<AttemptRecord, 'result' | 'errorKind'>,
-): 'success' | 'failure' | undefined {
+export function breakerOutcome(attempt: EndedAttempt): 'success' | 'failure' | undefined {
   switch (attempt.result) {
     case 'sold':
     case 'rejected':

@@ -7,8 +7,7 @@ import {
   type BreakerPosition,
   type BreakerState,
 } from '@funnel/server-runtime/buyer-breaker';
-import type { AttemptRecord } from '../waterfall/attempt-record.js';
-import { admit, blocksPlanning, breakerOutcome, settle } from './breaker-machine.js';
+import { admit, blocksPlanning, breakerOutcome, settle, type EndedAttempt } from './breaker-machine.js';
 
 /** A breaker that moved: `from` → `to`, and the state it is in now. */
 export interface BreakerTransition {
@@ -78,7 +77,7 @@ export class BuyerBreakers {
   }
 
   /** Counts an ended attempt's outcome against its buyer (nothing for one that never reached it). */
-  async record(buyer: Buyer, attempt: Pick<AttemptRecord, 'result' | 'errorKind'>): Promise<void> {
+  async record(buyer: Buyer, attempt: EndedAttempt): Promise<void> {
     const outcome = breakerOutcome(attempt);
     if (!outcome) return;
     for (let tries = 0; tries < MAX_TRIES; tries += 1) {
