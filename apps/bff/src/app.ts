@@ -218,7 +218,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const buyerTests = new BuyerTestLeads(app.redis, env.REDIS_KEY_PREFIX);
       app.addHook('onClose', async () => buyerTests.close());
       const returnTerms = () => liveBuyers.returnTerms(db, now().getTime());
-      await api.register(adminReturnRoutes, { db, buyers: returnTerms, now });
+      await api.register(adminReturnRoutes, {
+        db,
+        buyers: returnTerms,
+        timeZone: env.BUSINESS_TIME_ZONE,
+        now,
+      });
       await api.register(buyerRoutes, { db, live: liveBuyers, tests: buyerTests });
       await api.register(buyerConfigAdminRoutes, {
         filePath: env.BUYERS_FILE,

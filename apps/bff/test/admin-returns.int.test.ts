@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Queue } from 'bullmq';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
 import type { OperatorRole } from '@funnel/contracts/operators';
 import { migrate, openDatabase, type Database } from '@funnel/db/database';
 import { recordEvents } from '@funnel/db/record-events';
@@ -23,6 +25,7 @@ describe('returns in the operator console (issue 33): managers decide, each deci
   let db: Kysely<Database>;
   let t: TestApp;
   let cookies: Map<OperatorRole, string>;
+  let postbacks: Queue;
   const returnIds = new Map<string, string>();
 
   function as(role: OperatorRole, method: 'GET' | 'POST', route: string, payload?: object) {
@@ -70,8 +73,13 @@ describe('returns in the operator console (issue 33): managers decide, each deci
       returnIds.set(leadId, filed.json().returnId);
     }
     cookies = await operatorCookies(t.app, 'returns.example');
+    postbacks = new Queue(JOBS.affiliatePostback.queue, {
+      connection: t.redis,
+      prefix: queuePrefix(t.env.REDIS_KEY_PREFIX),
+    });
   });
   afterAll(async () => {
+    await postbacks.close();
     await t.close();
     await db.destroy();
     await dropSchema(schema);
@@ -115,7 +123,9 @@ describe('returns in the operator console (issue 33): managers decide, each deci
     ]);
     const bad = await as('manager', 'GET', 'returns?status=lost');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.fields.status).toBe('status must be one of: approved, pending, rejected.');
+    expect(bad.json().error.fields.status).toBe(
+      'status must be one of: approved, pending, rejected, reversed.',
+    );
   });
 
   it("approves one and rejects the other, each in the lead's journey and the audit log by that manager", async () => {
@@ -171,6 +181,73 @@ describe('returns in the operator console (issue 33): managers decide, each deci
         outcome: 'allowed',
         details: { returnId: approveId, decision: 'reject' },
       },
+    ]);
+  });
+
+  it('reverses a decided return for a reason: managers only, 409 when not reversible, in the journey and the audit log', async () => {
+    const approvedId = returnIds.get('lead-console-ret-00001')!;
+    const rejectedId = returnIds.get('lead-console-ret-00002')!;
+    const reason = 'The buyer reached the borrower after all (ticket 4411).';
+    const viewer = await as('viewer', 'POST', `returns/${approvedId}/reverse`, { reason });
+    expect(viewer.statusCode).toBe(403);
+    const short = await as('manager', 'POST', `returns/${approvedId}/reverse`, { reason: 'oops' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().error.fields).toEqual({
+      reason: 'Say why the decision is reversed (10 to 500 characters).',
+    });
+    expect((await as('manager', 'POST', 'returns/ret_nothing/reverse', { reason })).statusCode).toBe(404);
+    expect(await postbacks.getJob('lead-console-ret-00001.return_reversed')).toBeUndefined();
+
+    // Approved → reversed: the sale stands again, and the worker is asked to restore the affiliate's payout.
+    const reversed = await as('manager', 'POST', `returns/${approvedId}/reverse`, { reason });
+    expect(reversed.statusCode, reversed.body).toBe(200);
+    expect(reversed.json()).toMatchObject({ returnId: approvedId, status: 'reversed' });
+    expect((await postbacks.getJob('lead-console-ret-00001.return_reversed'))?.data).toEqual({
+      leadId: 'lead-console-ret-00001',
+      event: 'return_reversed',
+    });
+    const again = await as('admin', 'POST', `returns/${approvedId}/reverse`, { reason });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.fields).toEqual({
+      reason: 'This return was reversed already; a reversal is final.',
+    });
+    expect((await as('manager', 'GET', 'returns?status=reversed')).json().returns).toEqual([
+      expect.objectContaining({ returnId: approvedId, status: 'reversed', decidedBy: 'operator' }),
+    ]);
+
+    // Rejected → approved, inside the window and the cap: the payout reversal is queued as for an approval.
+    const approved = await as('manager', 'POST', `returns/${rejectedId}/reverse`, { reason });
+    expect(approved.json()).toMatchObject({ returnId: rejectedId, status: 'approved' });
+    expect(await postbacks.getJob('lead-console-ret-00002.returned')).toBeDefined();
+
+    const journey = (await as('manager', 'GET', 'leads/lead-console-ret-00001')).json();
+    expect(journey.timeline.at(-1).event).toMatchObject({
+      type: 'return_reversed',
+      returnId: approvedId,
+      from: 'approved',
+      to: 'reversed',
+      reason,
+    });
+    const other = (await as('manager', 'GET', 'leads/lead-console-ret-00002')).json();
+    expect(other.timeline.slice(-3).map((entry: { event: { type: string } }) => entry.event.type)).toEqual([
+      'return_rejected',
+      'returned',
+      'return_reversed',
+    ]);
+
+    // A request refused for its input (400) is not an action taken: it is not in the log.
+    const audit = await db
+      .selectFrom('operator_audit')
+      .select(['actor', 'outcome', 'details'])
+      .where('action', '=', 'returns.reverse')
+      .orderBy('audit_id')
+      .execute();
+    expect(audit).toEqual([
+      { actor: 'viewer@returns.example', outcome: 'denied', details: { needs: 'manager' } },
+      { actor: 'manager@returns.example', outcome: 'allowed', details: { returnId: 'ret_nothing', reason } },
+      { actor: 'manager@returns.example', outcome: 'allowed', details: { returnId: approvedId, reason } },
+      { actor: 'admin@returns.example', outcome: 'allowed', details: { returnId: approvedId, reason } },
+      { actor: 'manager@returns.example', outcome: 'allowed', details: { returnId: rejectedId, reason } },
     ]);
   });
 });

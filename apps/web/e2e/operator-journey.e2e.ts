@@ -2,7 +2,8 @@
 // sandbox, Redis and PostgreSQL; its partner's webhook fails once and is retried, and the journey shows both
 // attempts. An admin reveals a masked answer for a reason and the audit log shows it by that admin; a viewer is
 // not offered it and the BFF refuses it (403); a manager approves one buyer's return and rejects another on the
-// Returns page, and the leads' journeys show the decisions. In Chromium at 375 and 1280 px, checked with axe.
+// Returns page, then reverses the approval for a reason, and the leads' journeys show each decision. In Chromium at
+// 375 and 1280 px, checked with axe.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,7 @@ import { assertAccessible, collectPageErrors, screenshotBothWidths } from './pag
 import { startLenderSandbox, startWorker } from './submission-pipeline';
 
 const TOKEN = 'e2e-journey-token-'.padEnd(48, 'j');
+const REVERSAL = 'The buyer withdrew the return (ticket 77).';
 const WEBHOOK_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const PARTNER_KEY = `fpk_${randomBytes(24).toString('base64url')}`;
 const BUYER_KEY = `fbk_${randomBytes(24).toString('base64url')}`;
@@ -333,6 +335,51 @@ test("a manager approves one return and rejects another, and each lead's journey
       ['max@example.com', 'allowed', 'approve'],
       ['max@example.com', 'allowed', 'reject'],
     ],
+  );
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a manager reverses the approved return for a reason, and the lead's journey shows the sale standing", async () => {
+  const context = await harness.newContext(1280);
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await page.goto('/operator/returns');
+  await signInThroughPage(page, 'max@example.com');
+  await page.getByLabel('Status').selectOption('approved');
+  await page.getByRole('button', { name: `Reverse the return of ${leads[0]}` }).click();
+  const panel = page.getByRole('region', { name: `Reverse the approved return of ${leads[0]}` });
+  await panel.getByLabel('Reason').fill('oops');
+  await panel.getByRole('button', { name: 'Reverse the return' }).click();
+  await panel.getByText('Say why the decision is reversed (10 to 500 characters).').waitFor();
+  await panel.getByLabel('Reason').fill(REVERSAL);
+  await checkBothWidths(page, 'reversing a return');
+  await screenshotBothWidths(page, 'operator-return-reverse');
+  await panel.getByRole('button', { name: 'Reverse the return' }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `The return of ${leads[0]} is now reversed.` })
+    .waitFor();
+  await page.getByRole('button', { name: 'Close' }).click();
+  await page.getByLabel('Status').selectOption('reversed');
+  const table = page.getByRole('table', { name: 'Oldest filed first; times in UTC.' });
+  await table.locator('tbody tr', { hasText: 'Approval reversed' }).waitFor();
+  await screenshotBothWidths(page, 'operator-returns-reversed');
+
+  await page.getByRole('link', { name: leads[0] }).click();
+  await page.getByRole('heading', { name: 'Return by lead-network reversed: the sale stands' }).waitFor();
+  assert.match(
+    await page.locator('main').innerText(),
+    new RegExp(`Why: ${REVERSAL.replace(/[().]/g, '\\$&')}`),
+  );
+  const reversals = await db
+    .selectFrom('operator_audit')
+    .select(['actor', 'details'])
+    .where('action', '=', 'returns.reverse')
+    .execute();
+  assert.deepEqual(
+    reversals.map((r) => [r.actor, (r.details as { reason: string }).reason]),
+    [['max@example.com', REVERSAL]],
   );
   assert.deepEqual(errors, []);
   await context.close();

@@ -206,6 +206,9 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
               store,
               postbacks: env.AFFILIATE_POSTBACKS,
               events: systemOfRecord ? eventOutbox : undefined,
+              returns: systemOfRecord
+                ? { stateOf: (leadId) => systemOfRecord.returnState(leadId) }
+                : undefined,
               sender: webhookSender,
               logTtlMs: env.POSTBACK_LOG_DAYS * 24 * HOUR_MS,
               now: Date.now,

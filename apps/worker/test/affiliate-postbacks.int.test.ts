@@ -1,36 +1,14 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
 import { AffiliatePostbacksSchema, type AffiliatePostbacks } from '@funnel/contracts/postbacks';
 import { SAMPLE_LEAD } from '@funnel/contracts/sample-lead';
 import { DUPLICATE_REASON } from '@funnel/contracts/lead-outcome';
 import { EventOutbox } from '@funnel/lead-store/event-outbox';
-import { startQueueWorker } from '@funnel/server-runtime/job-queue';
 import { createAffiliatePostbackNotifier } from '../src/final-outcome/affiliate-postback-notifier.js';
-import { createAffiliatePostbackProcessor } from '../src/final-outcome/affiliate-postback-processor.js';
 import { WebhookSender } from '../src/final-outcome/webhook-sender.js';
 import { Pipeline, startSandbox } from './pipeline-fixture.js';
-
-/** An affiliate's postback endpoint: a real HTTP server recording every request URL, answering from a script. */
-async function startReceiver(answers: number[]) {
-  const urls: string[] = [];
-  const server: Server = createServer((request, response) => {
-    urls.push(request.url ?? '');
-    response.statusCode = answers[urls.length - 1] ?? 200;
-    response.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    urls,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import { startPostbackQueueWorker, startReceiver, until } from './postback-receiver.js';
 
 /** The attribution an affiliate's visitor arrived with: every value a macro reads, some needing encoding. */
 const TRACKING = {
@@ -48,16 +26,6 @@ const TEMPLATE =
   '/pb?cid={click_id}&lead={lead_id}&status={outcome}&payout={payout}&s1={sub1}&s2={sub2}&s3={sub3}' +
   '&s4={sub4}&s5={sub5}&src={utm_source}&ts={timestamp}';
 
-async function until<T>(read: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('affiliate postbacks', () => {
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   let pipeline: Pipeline;
@@ -73,27 +41,8 @@ describe('affiliate postbacks', () => {
   const answers: number[] = [];
   let notifyAffiliate: (leadId: string) => Promise<void>;
 
-  function startPostbackWorker(events?: EventOutbox) {
-    const logger = pino({ level: 'silent' });
-    return startQueueWorker(
-      JOBS.affiliatePostback,
-      createAffiliatePostbackProcessor({
-        store: pipeline.store,
-        postbacks,
-        events,
-        sender,
-        logTtlMs: 3600_000,
-        now: Date.now,
-        logger,
-      }),
-      {
-        connection: new Redis(pipeline.redisUrl, { maxRetriesPerRequest: null }),
-        keyPrefix: pipeline.keyPrefix,
-        concurrency: 2,
-        logger,
-      },
-    );
-  }
+  const startPostbackWorker = (events?: EventOutbox) =>
+    startPostbackQueueWorker(pipeline, { postbacks, events, sender }, 2);
 
   beforeAll(async () => {
     sandbox = await startSandbox();

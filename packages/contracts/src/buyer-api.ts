@@ -57,9 +57,10 @@ export type BuyerReturnRequest = z.infer<typeof BuyerReturnRequestSchema>;
 
 /**
  * Where a return stands: `approved` (the sale's revenue is reversed), `pending` (queued for an operator, by the
- * buyer's rule) or `rejected` (an operator refused it; the sale stands).
+ * buyer's rule), `rejected` (an operator refused it; the sale stands) or `reversed` (an approval a manager undid:
+ * the sale stands and is charged again, and the sale cannot be returned again).
  */
-export const RETURN_STATUSES = ['approved', 'pending', 'rejected'] as const;
+export const RETURN_STATUSES = ['approved', 'pending', 'rejected', 'reversed'] as const;
 export const ReturnStatusSchema = z.enum(RETURN_STATUSES);
 export type ReturnStatus = z.infer<typeof ReturnStatusSchema>;
 
@@ -127,6 +128,21 @@ export type BuyerConversion = z.infer<typeof BuyerConversionSchema>;
 export const ReturnDecisionSchema = z
   .object({ decision: z.enum(['approve', 'reject'], { error: 'decision must be approve or reject.' }) })
   .strict();
+
+/**
+ * `POST /api/v1/admin/returns/{returnId}/reverse`: a manager undoes a decided return (approved → reversed,
+ * rejected → approved), for a reason kept in the audit log and the lead's journey.
+ */
+export const ReturnReversalSchema = z
+  .object({
+    reason: z
+      .string({ error: 'Say why the decision is reversed (10 to 500 characters).' })
+      .trim()
+      .min(10, { error: 'Say why the decision is reversed (10 to 500 characters).' })
+      .max(500, { error: 'Say why the decision is reversed (10 to 500 characters).' }),
+  })
+  .strict();
+export type ReturnReversal = z.infer<typeof ReturnReversalSchema>;
 
 /** `GET /api/v1/admin/returns?status=`: returns by status, oldest first. */
 export const ReturnQueueQuerySchema = z.object({

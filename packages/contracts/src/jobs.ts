@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { CROSS_SELL_QUESTIONS, type CrossSellQuestion } from './cross-sell.js';
-import { POSTBACK_EVENTS, PostbackEventSchema } from './postbacks.js';
+import { POSTBACK_JOB_EVENTS, PostbackJobEventSchema } from './postbacks.js';
 
 /**
  * Every job carries the lead id and nothing else (submission, partner webhook, mailing-list sync, cross-sell
@@ -13,7 +13,7 @@ export type LeadJob = z.infer<typeof LeadJobSchema>;
 export type SubmitLeadJob = LeadJob;
 
 /** An affiliate's lead reached an outcome the affiliate's postback fires on. */
-export const AffiliatePostbackJobSchema = LeadJobSchema.extend({ event: PostbackEventSchema });
+export const AffiliatePostbackJobSchema = LeadJobSchema.extend({ event: PostbackJobEventSchema });
 export type AffiliatePostbackJob = z.infer<typeof AffiliatePostbackJobSchema>;
 
 /**
@@ -156,7 +156,8 @@ export const JOBS = {
   /**
    * Tell the lead's affiliate about its conversion (the affiliate's postback URL): one postback per lead and
    * event, however often the outcome is settled. Event `returned` (a buyer's approved return, ADR 0020) reverses
-   * the affiliate's payout, and tells the affiliate when it takes reversals. Kept a week once delivered (bull-board shows them), a month when
+   * the affiliate's payout, and tells the affiliate when it takes reversals; `return_reversed` (a manager undid
+   * that return, ADR 0021) pays it again, and tells the affiliate when it was told of the reversal. Kept a week once delivered (bull-board shows them), a month when
    * every attempt failed.
    */
   affiliatePostback: defineJob({
@@ -169,7 +170,7 @@ export const JOBS = {
       removeOnFail: { age: 30 * DAY_S },
     },
     jobId: ({ leadId, event }) => `${leadId}.${event}`,
-    leadJobIds: (leadId) => POSTBACK_EVENTS.map((event) => `${leadId}.${event}`),
+    leadJobIds: (leadId) => POSTBACK_JOB_EVENTS.map((event) => `${leadId}.${event}`),
   }),
   /**
    * Remove SSN, bank and licence numbers once the grace period after the final outcome has passed, once per

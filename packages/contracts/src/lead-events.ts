@@ -134,10 +134,33 @@ export const LeadEventSchema = z.discriminatedUnion('type', [
     returnId: z.string().max(80),
     buyer: z.string().max(40),
   }),
+  /**
+   * A manager reversed a decided return (ADR 0021): `approved` → `reversed` (the sale stands again, its revenue
+   * counts, the return leaves the buyer's cap and record) or `rejected` → `approved` (a `returned` event beside it).
+   */
+  z.object({
+    ...base,
+    type: z.literal('return_reversed'),
+    returnId: z.string().max(80),
+    buyer: z.string().max(40),
+    attemptKey: z.string().min(16).max(200),
+    from: z.enum(['approved', 'rejected']),
+    to: z.enum(['reversed', 'approved']),
+    price: z.number().nonnegative(),
+    /** The manager's reason, as given (operators are told not to put personal data in it). */
+    reason: z.string().max(500),
+  }),
   /** The payout of the lead's affiliate taken back after an approved return (the affiliate had been paid). */
   z.object({
     ...base,
     type: z.literal('payout_reversed'),
+    affiliate: z.string().max(64),
+    amount: z.number().nonnegative(),
+  }),
+  /** A payout reversal undone: the return it followed was reversed by a manager, so the payout stands again. */
+  z.object({
+    ...base,
+    type: z.literal('payout_restored'),
     affiliate: z.string().max(64),
     amount: z.number().nonnegative(),
   }),

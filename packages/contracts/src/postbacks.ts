@@ -14,6 +14,15 @@ export const POSTBACK_EVENTS = ['sold', 'rejected', 'no_lender', 'returned'] as 
 export const PostbackEventSchema = z.enum(POSTBACK_EVENTS);
 export type PostbackEvent = z.infer<typeof PostbackEventSchema>;
 
+/**
+ * What a postback job tells: an event above, or `return_reversed` (ADR 0021): a manager reversed the approved
+ * return, so the payout taken back is paid again. An affiliate is told it exactly when it was told `returned`; it
+ * is not listed in `events`.
+ */
+export const POSTBACK_JOB_EVENTS = [...POSTBACK_EVENTS, 'return_reversed'] as const;
+export const PostbackJobEventSchema = z.enum(POSTBACK_JOB_EVENTS);
+export type PostbackJobEvent = z.infer<typeof PostbackJobEventSchema>;
+
 /** The macros a URL template may hold, and where each value comes from. */
 export const POSTBACK_MACROS = [
   'click_id',
@@ -62,7 +71,7 @@ export type AffiliatePostbacks = z.infer<typeof AffiliatePostbacksSchema>;
 export function postbackValues(input: {
   leadId: string;
   tracking: Partial<Tracking>;
-  event: PostbackEvent;
+  event: PostbackJobEvent;
   /** A reversal's is negative: minus the payout taken back. */
   payout: number | undefined;
   at: Date;
@@ -90,7 +99,7 @@ export function fillPostbackUrl(template: string, values: Partial<Record<string,
 
 /** One attempt at a postback, as operators read it. */
 export const PostbackDeliverySchema = z.object({
-  event: PostbackEventSchema,
+  event: PostbackJobEventSchema,
   affiliate: z.string(),
   attempt: z.number().int().positive(),
   /** The affiliate's HTTP status; absent when no answer came (network error, timeout, refused address). */

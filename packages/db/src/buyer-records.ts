@@ -48,7 +48,11 @@ export async function buyerRecords(
       select a.buyer, a.at,
              exists (select 1 from lead_events e
                       where e.lead_id = a.lead_id and e.type = 'returned' and e.data->>'buyer' = a.buyer
-                        and e.at <= ${now}) as returned
+                        and e.at <= ${now}
+                        -- A return a manager reversed (ADR 0021) no longer counts against the buyer.
+                        and not exists (select 1 from lead_events r
+                                         where r.lead_id = a.lead_id and r.type = 'return_reversed'
+                                           and r.data->>'from' = 'approved' and r.at <= ${now})) as returned
         from buyer_attempts a
        where a.result = 'sold' and a.at > ${salesFrom} and a.at <= ${now}
     ), posts as (

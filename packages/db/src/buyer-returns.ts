@@ -26,13 +26,16 @@ function periodStart(period: ReturnPolicy['cap']['period'], at: RawBuilder<unkno
 
 /**
  * Whether one more return of `sale` stays under the buyer's cap: of the buyer's sales in the sale's calendar
- * period, at most `count` returned (approved or waiting) and at most `percent` % of them, rounded down.
+ * period, at most `count` returned (approved or waiting; a rejected or reversed return does not count) and at
+ * most `percent` % of them, rounded down.
  */
-async function capRefusal(
+export async function capRefusal(
   trx: Transaction<Database>,
   sale: Sale,
   cap: ReturnPolicy['cap'],
   timeZone: string,
+  /** Who reads the refusal: the buyer (`you`) or an operator (the buyer by its id). */
+  reader: 'buyer' | 'operator' = 'buyer',
 ): Promise<BuyerRequestRefusal | undefined> {
   const start = periodStart(cap.period, sql`${sale.soldAt}::timestamptz`, timeZone);
   const { rows } = await sql<{ sales: string; returns: string; period_from: string }>`
@@ -41,7 +44,7 @@ async function capRefusal(
         where buyer = ${sale.buyer} and result = 'sold'
           and ${periodStart(cap.period, sql.ref('at'), timeZone)} = ${start}) as sales,
       (select count(*) from sale_returns
-        where buyer = ${sale.buyer} and status <> 'rejected'
+        where buyer = ${sale.buyer} and status in ('approved', 'pending')
           and ${periodStart(cap.period, sql.ref('sold_at'), timeZone)} = ${start}) as returns,
       to_char(${start}, 'YYYY-MM-DD') as period_from`.execute(trx);
   const sales = Number(rows[0]!.sales);
@@ -54,8 +57,9 @@ async function capRefusal(
   return {
     refused: 'cap_reached',
     message:
-      `The return cap is reached: ${returns} of the ${sales} leads sold to you in the ${cap.period} from ` +
-      `${rows[0]!.period_from} are returned already, and your terms allow ${capTerms(cap)}.`,
+      `The return cap is reached: ${returns} of the ${sales} leads sold to ` +
+      `${reader === 'buyer' ? 'you' : sale.buyer} in the ${cap.period} from ${rows[0]!.period_from} are ` +
+      `returned already, and ${reader === 'buyer' ? 'your' : 'its'} terms allow ${capTerms(cap)}.`,
   };
 }
 
@@ -81,7 +85,55 @@ function returnOf(row: {
   };
 }
 
-async function readReturn(trx: Transaction<Database>, returnId: string): Promise<BuyerReturn> {
+/** The sale's open return (approved, pending or reversed), if any: a sale is returned once. */
+export async function openReturnOf(trx: Transaction<Database>, attemptKey: string) {
+  return trx
+    .selectFrom('sale_returns')
+    .select(['return_id', 'status'])
+    .where('attempt_key', '=', attemptKey)
+    .where('status', '<>', 'rejected')
+    .executeTakeFirst();
+}
+
+/** The `returned` event of a return taking effect (one per lead: a sale is returned once). */
+export function returnedEvent(
+  r: { returnId: string; sale: Sale; reason: string; filedAt: Date },
+  approvedBy: 'rule' | 'operator',
+  now: Date,
+): LeadEvent {
+  return {
+    eventId: `${r.sale.leadId}.returned`,
+    leadId: r.sale.leadId,
+    at: now.toISOString(),
+    type: 'returned',
+    returnId: r.returnId,
+    buyer: r.sale.buyer,
+    attemptKey: r.sale.attemptKey,
+    reason: r.reason as BuyerReturn['reason'],
+    price: r.sale.price,
+    approvedBy,
+    filedAt: r.filedAt.toISOString(),
+  };
+}
+
+/** The sale a return row is of. */
+export function saleOf(row: {
+  attempt_key: string;
+  lead_id: string;
+  buyer: string;
+  price: string | number;
+  sold_at: Date;
+}): Sale {
+  return {
+    attemptKey: row.attempt_key,
+    leadId: row.lead_id,
+    buyer: row.buyer,
+    price: Number(row.price),
+    soldAt: row.sold_at,
+  };
+}
+
+export async function readReturn(trx: Transaction<Database>, returnId: string): Promise<BuyerReturn> {
   return returnOf(
     await trx
       .selectFrom('sale_returns')
@@ -117,12 +169,7 @@ export async function fileReturn(
             `${policy.windowDays} days after the sale (${sale.soldAt.toISOString()}).`,
         };
       }
-      const open = await trx
-        .selectFrom('sale_returns')
-        .select(['return_id', 'status'])
-        .where('attempt_key', '=', sale.attemptKey)
-        .where('status', '<>', 'rejected')
-        .executeTakeFirst();
+      const open = await openReturnOf(trx, sale.attemptKey);
       if (open) {
         return {
           refused: 'already_reported',
@@ -151,20 +198,13 @@ export async function fileReturn(
           decided_by: approved ? 'rule' : null,
         })
         .execute();
-      const common = { leadId: sale.leadId, at: now.toISOString(), returnId, buyer: sale.buyer };
       const event: LeadEvent = approved
-        ? {
-            ...common,
-            eventId: `${sale.leadId}.returned`,
-            type: 'returned',
-            attemptKey: sale.attemptKey,
-            reason: request.reason,
-            price: sale.price,
-            approvedBy: 'rule',
-            filedAt: now.toISOString(),
-          }
+        ? returnedEvent({ returnId, sale, reason: request.reason, filedAt: now }, 'rule', now)
         : {
-            ...common,
+            leadId: sale.leadId,
+            at: now.toISOString(),
+            returnId,
+            buyer: sale.buyer,
             eventId: `${sale.leadId}.return_queued.${returnId}`,
             type: 'return_queued',
             attemptKey: sale.attemptKey,
@@ -204,20 +244,21 @@ export async function decideReturn(
       .set({ status, decided_at: now, decided_by: 'operator' })
       .where('return_id', '=', returnId)
       .execute();
-    const common = { leadId: row.lead_id, at: now.toISOString(), returnId, buyer: row.buyer };
     await recordEvents(trx, [
       decision === 'approve'
-        ? {
-            ...common,
-            eventId: `${row.lead_id}.returned`,
-            type: 'returned',
-            attemptKey: row.attempt_key,
-            reason: row.reason as BuyerReturn['reason'],
-            price: Number(row.price),
-            approvedBy: 'operator',
-            filedAt: row.filed_at.toISOString(),
-          }
-        : { ...common, eventId: `${row.lead_id}.return_rejected.${returnId}`, type: 'return_rejected' },
+        ? returnedEvent(
+            { returnId, sale: saleOf(row), reason: row.reason, filedAt: row.filed_at },
+            'operator',
+            now,
+          )
+        : {
+            leadId: row.lead_id,
+            at: now.toISOString(),
+            returnId,
+            buyer: row.buyer,
+            eventId: `${row.lead_id}.return_rejected.${returnId}`,
+            type: 'return_rejected',
+          },
     ]);
     return { decided: true, value: await readReturn(trx, returnId) };
   });

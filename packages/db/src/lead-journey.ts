@@ -22,6 +22,14 @@ const LIFECYCLE: ReadonlyArray<string> = [
   'submitted',
   'buyer_attempt',
   'outcome',
+  // A return's decisions in the order they are made; a manager's reversal (ADR 0021) comes after the decision
+  // it reverses, even in the same instant; a payout is changed before the affiliate is told.
+  'return_queued',
+  'return_rejected',
+  'returned',
+  'return_reversed',
+  'payout_reversed',
+  'payout_restored',
   'delivery_attempt',
 ];
 

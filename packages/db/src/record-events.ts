@@ -73,7 +73,9 @@ function summaryPatch(event: LeadEvent): SummaryPatch | undefined {
     case 'returned':
     case 'return_queued':
     case 'return_rejected':
+    case 'return_reversed':
     case 'payout_reversed':
+    case 'payout_restored':
     case 'converted':
     case 'delivery_attempt':
       return undefined;

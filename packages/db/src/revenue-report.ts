@@ -11,7 +11,8 @@ function money(value: unknown): number {
 /**
  * The sales of the leads created in the range, with their returns, conversions and payout reversals, summed
  * per `by` (ADR 0020, "Returns and conversions"). Each sale joins at most one open return (a sale is returned
- * once; refused returns are left out), one conversion and one payout reversal, so no figure counts twice.
+ * once; refused returns are left out; a reversed one joins but counts nowhere), one conversion and its lead's net
+ * payout reversal, so no figure counts twice.
  */
 export async function revenueFigures(
   db: Kysely<Database>,
@@ -29,10 +30,22 @@ export async function revenueFigures(
         .on('sale_returns.status', '<>', 'rejected'),
     )
     .leftJoin('sale_conversions', 'sale_conversions.attempt_key', 'buyer_attempts.attempt_key')
-    .leftJoin('lead_events', (join) =>
-      join
-        .onRef('lead_events.lead_id', '=', 'buyer_attempts.lead_id')
-        .on('lead_events.type', '=', 'payout_reversed'),
+    // A lead's payout reversal, less its restoration when a manager reversed the return (ADR 0021): one row per
+    // lead, so the join adds no rows.
+    .leftJoin(
+      (qb) =>
+        qb
+          .selectFrom('lead_events')
+          .where('type', 'in', ['payout_reversed', 'payout_restored'])
+          .select([
+            'lead_id',
+            sql<string>`sum(case type when 'payout_reversed' then 1 else -1 end * (data->>'amount')::numeric)`.as(
+              'amount',
+            ),
+          ])
+          .groupBy('lead_id')
+          .as('payouts'),
+      (join) => join.onRef('payouts.lead_id', '=', 'buyer_attempts.lead_id'),
     )
     .where('buyer_attempts.result', '=', 'sold')
     .where(matches(query, timeZone))
@@ -49,7 +62,7 @@ export async function revenueFigures(
       sql<string>`coalesce(sum(sale_conversions.amount) filter (where sale_conversions.funded), 0)`.as(
         'funded',
       ),
-      sql<string>`coalesce(sum((lead_events.data->>'amount')::numeric), 0)`.as('reversed'),
+      sql<string>`coalesce(sum(payouts.amount), 0)`.as('reversed'),
     ])
     .groupBy(sql`1`)
     .execute();

@@ -40,6 +40,17 @@ export class LeadJobs {
   }
 
   /**
+   * A manager reversed the lead's approved return (ADR 0021): the worker restores the affiliate's payout when it
+   * was reversed, and tells the affiliate when it was told of the reversal. One job per lead.
+   */
+  async payoutRestore(leadId: string): Promise<void> {
+    await enqueue(this.queue(JOBS.affiliatePostback.queue), JOBS.affiliatePostback, {
+      leadId,
+      event: 'return_reversed',
+    });
+  }
+
+  /**
    * Removes every job of a lead from every queue of the catalog; returns how many existed and were removed. A
    * job a worker holds at this moment cannot be removed: it finds the lead gone and ends without doing anything.
    */

@@ -22,11 +22,22 @@ export interface AffiliatePostbackDeps {
    * are recorded as events.
    */
   events?: Pick<EventOutbox, 'append'> | undefined;
+  /**
+   * Where the lead's return stands in the system of record (`returnStateOf`): a payout job acts only on a return
+   * still approved (`returned`) or still reversed (`return_reversed`) when it runs. Absent without one.
+   */
+  returns?: { stateOf(leadId: string): Promise<ReturnState | undefined> } | undefined;
   sender: Pick<WebhookSender, 'get'>;
   /** How long a lead's delivery record is kept after its latest attempt. */
   logTtlMs: number;
   now: () => number;
   logger: Logger;
+}
+
+export interface ReturnState {
+  status: 'approved' | 'reversed';
+  /** Its `payout_reversed` event reached the system of record. */
+  payoutReversed: boolean;
 }
 
 export type AffiliatePostbackResult = { delivered: number } | { skipped: string };
@@ -47,18 +58,32 @@ export function createAffiliatePostbackProcessor(deps: AffiliatePostbackDeps) {
       deps.store.getOutcome(leadId),
     ]);
     if (!tracking) return { skipped: 'lead gone' };
-    const qualifies =
-      event === 'returned' ? postbackEventOf(outcome) === 'sold' : postbackEventOf(outcome) === event;
+    const afterSale = event === 'returned' || event === 'return_reversed';
+    const qualifies = afterSale ? postbackEventOf(outcome) === 'sold' : postbackEventOf(outcome) === event;
     if (!qualifies) return { skipped: 'outcome does not qualify' };
+    // A return's payout job acts on the return as it stands now: one a manager reversed before the job ran
+    // reverses nothing, so the affiliate is never told (ADR 0021, "Reversing a return").
+    const state = afterSale && deps.returns ? await deps.returns.stateOf(leadId) : undefined;
+    if (event === 'returned' && deps.returns && state?.status !== 'approved') {
+      return { skipped: 'return no longer in effect' };
+    }
+    if (event === 'return_reversed' && state?.status !== 'reversed')
+      return { skipped: 'return not reversed' };
     const affiliate = affiliateOf(tracking);
     const postback = affiliate ? deps.postbacks[affiliate] : undefined;
     if (!affiliate || !postback) return { skipped: 'no postback configured' };
 
-    let payout = postback.payout[event];
+    let payout: number | undefined;
     if (event === 'returned') {
       const reversed = await reversePayout(deps, leadId, affiliate, postback);
       if ('skipped' in reversed) return reversed;
       payout = -reversed.amount;
+    } else if (event === 'return_reversed') {
+      const restored = await restorePayout(deps, leadId, affiliate, postback, state!.payoutReversed);
+      if ('skipped' in restored) return restored;
+      payout = restored.amount;
+    } else {
+      payout = postback.payout[event];
     }
 
     const started = deps.now();
@@ -146,6 +171,37 @@ async function reversePayout(
     amount: paid,
   });
   if (!postback.events.includes('returned')) return { skipped: 'affiliate takes no reversals' };
+  return { amount: paid };
+}
+
+/**
+ * A manager reversed the lead's approved return (ADR 0021): the payout taken back (a `payout_reversed` event in
+ * the system of record, or a `returned` postback attempted, which follows it) is restored (`payout_restored`,
+ * once), and the affiliate is told only when it was told of the reversal (a `returned` postback delivered).
+ */
+async function restorePayout(
+  deps: AffiliatePostbackDeps,
+  leadId: string,
+  affiliate: string,
+  postback: AffiliatePostbacks[string],
+  payoutReversed: boolean,
+): Promise<{ amount: number } | { skipped: string }> {
+  const paid = postback.payout.sold;
+  const deliveries = await deps.store.postbacks.list(leadId);
+  const tellings = deliveries.filter((d) => d.event === 'returned');
+  if (paid === undefined || (!payoutReversed && tellings.length === 0)) {
+    return { skipped: 'payout was not reversed' };
+  }
+  await deps.events?.append({
+    eventId: `${leadId}.payout_restored`,
+    leadId,
+    at: new Date(deps.now()).toISOString(),
+    type: 'payout_restored',
+    affiliate,
+    amount: paid,
+  });
+  if (!tellings.some((d) => d.result === 'delivered'))
+    return { skipped: 'affiliate was not told of the reversal' };
   return { amount: paid };
 }
 

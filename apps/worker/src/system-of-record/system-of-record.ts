@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { purgeExpiredConsents, type ContactSealer } from '@funnel/db/consent-archive';
 import { migrate, openDatabase } from '@funnel/db/database';
+import { returnStateOf } from '@funnel/db/return-reversals';
 import { createRedis, type RedisConnectionEnv } from '@funnel/server-runtime/redis-connection';
 import { startEventDrainer, startStreamDrainer } from './event-drainer.js';
 import { privacyLogWriter } from './privacy-log-drain.js';
@@ -31,6 +32,8 @@ export interface SystemOfRecordOptions {
 export function startSystemOfRecord(options: SystemOfRecordOptions): {
   /** Whether PostgreSQL answers a query within 2 s (the `funnel_postgres_up` gauge, read at each scrape). */
   reachable(): Promise<boolean>;
+  /** Where the lead's return stands, for the affiliate's payout jobs (ADR 0021, "Reversing a return"). */
+  returnState(leadId: string): ReturnType<typeof returnStateOf>;
   stop(): Promise<void>;
 } {
   const { logger } = options;
@@ -101,6 +104,7 @@ export function startSystemOfRecord(options: SystemOfRecordOptions): {
       );
       return Promise.race([query, timeout]);
     },
+    returnState: (leadId) => returnStateOf(database, leadId),
     async stop() {
       stopping = true;
       await starting;

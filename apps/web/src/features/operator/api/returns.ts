@@ -15,20 +15,38 @@ export function useReturns(status: ReturnStatus) {
   return query;
 }
 
+/** Every status list and the lead's journey change with a decision or a reversal. */
+function useRefreshAfterDecision() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: returnsKey }),
+      queryClient.invalidateQueries({ queryKey: ['operator', 'lead'] }),
+    ]);
+}
+
 /** POST /api/v1/admin/returns/{returnId} (manager): approve or reject a pending return. */
 export function useDecideReturn() {
-  const queryClient = useQueryClient();
+  const onSettled = useRefreshAfterDecision();
   return useMutation({
     mutationFn: ({ returnId, decision }: { returnId: string; decision: 'approve' | 'reject' }) =>
       apiRequest(`/admin/returns/${encodeURIComponent(returnId)}`, BuyerReturnSchema, {
         method: 'POST',
         body: { decision },
       }),
-    // Every status list and the lead's journey change with a decision.
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: returnsKey }),
-        queryClient.invalidateQueries({ queryKey: ['operator', 'lead'] }),
-      ]),
+    onSettled,
+  });
+}
+
+/** POST /api/v1/admin/returns/{returnId}/reverse (manager): undo a decided return, for a reason. */
+export function useReverseReturn() {
+  const onSettled = useRefreshAfterDecision();
+  return useMutation({
+    mutationFn: ({ returnId, reason }: { returnId: string; reason: string }) =>
+      apiRequest(`/admin/returns/${encodeURIComponent(returnId)}/reverse`, BuyerReturnSchema, {
+        method: 'POST',
+        body: { reason },
+      }),
+    onSettled,
   });
 }

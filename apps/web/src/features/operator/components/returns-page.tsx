@@ -1,21 +1,27 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { RETURN_STATUSES, type ReturnQueueRow, type ReturnStatus } from '@funnel/contracts/buyer-api';
+import { roleAllows } from '@funnel/contracts/operators';
 import { SelectField } from '@/components/form/select-field';
 import { Button } from '@/components/ui/button';
 import { PageHeading } from '@/components/ui/page-heading';
 import { ApiRequestError } from '@/lib/api-request-error';
+import { useOperatorSession } from '../api/operator-session';
 import { useDecideReturn, useReturns } from '../api/returns';
 import { formatMoney } from '../utils/number-format';
 import { ReportTable, type ReportColumn } from './report-table';
+import { ReverseReturnPanel } from './reverse-return-panel';
 import { messageOf } from './sign-in-form';
 import styles from './operator.module.css';
 import leads from './leads.module.css';
 
-const STATUS_OPTIONS = RETURN_STATUSES.map((value) => ({
-  value,
-  label: value === 'pending' ? 'Waiting for a decision' : value === 'approved' ? 'Approved' : 'Rejected',
-}));
+const STATUS_LABELS: Record<ReturnStatus, string> = {
+  pending: 'Waiting for a decision',
+  approved: 'Approved',
+  rejected: 'Rejected',
+  reversed: 'Reversed',
+};
+const STATUS_OPTIONS = RETURN_STATUSES.map((value) => ({ value, label: STATUS_LABELS[value] }));
 
 const DECISIONS = [
   ['approve', 'Approve'],
@@ -27,17 +33,24 @@ const words = (code: string) => code.replaceAll('_', ' ');
 
 function decidedWords(r: ReturnQueueRow): string {
   const by = r.decidedBy === 'rule' ? " by the buyer's rule" : '';
-  return `${r.status === 'approved' ? 'Approved' : 'Rejected'}${by}${r.decidedAt ? `, ${minute(r.decidedAt)}` : ''}`;
+  const what =
+    r.status === 'reversed' ? 'Approval reversed' : r.status === 'approved' ? 'Approved' : 'Rejected';
+  return `${what}${r.status === 'reversed' ? '' : by}${r.decidedAt ? `, ${minute(r.decidedAt)}` : ''}`;
 }
 
 /**
  * `/operator/returns` (manager): the buyers' returns by status, each with its reason, buyer, lead, sale, window
- * and cap, and for a pending one the manager's approve or reject (ADR 0020; each decision audited, ADR 0021).
+ * and cap, for a pending one the manager's approve or reject, and for an approved or rejected one its reversal
+ * (ADR 0020; each decision audited, ADR 0021). Only a manager or an admin is offered a decision.
  */
 export function ReturnsPage() {
   const [status, setStatus] = useState<ReturnStatus>('pending');
+  const [reversing, setReversing] = useState<ReturnQueueRow | undefined>();
   const returns = useReturns(status);
   const decide = useDecideReturn();
+  const session = useOperatorSession();
+  const account = session.data?.signedIn ? session.data.account : undefined;
+  const manager = account !== undefined && roleAllows(account.role, 'manager');
   const refusal =
     decide.error instanceof ApiRequestError
       ? (decide.error.fields.decision ?? decide.error.message)
@@ -57,7 +70,13 @@ export function ReturnsPage() {
       label: status === 'pending' ? 'Decision' : 'Decided',
       text: true,
       cell: (r) =>
-        r.status === 'pending' ? (
+        !manager ? (
+          r.status === 'pending' ? (
+            'Waiting'
+          ) : (
+            decidedWords(r)
+          )
+        ) : r.status === 'pending' ? (
           <span className={leads.decisions}>
             {DECISIONS.map(([decision, label]) => (
               <Button
@@ -71,8 +90,19 @@ export function ReturnsPage() {
               </Button>
             ))}
           </span>
-        ) : (
+        ) : r.status === 'reversed' ? (
           decidedWords(r)
+        ) : (
+          <span className={leads.decisions}>
+            {decidedWords(r)}
+            <Button
+              variant="link"
+              aria-label={`Reverse the return of ${r.leadId}`}
+              onClick={() => setReversing(r)}
+            >
+              Reverse
+            </Button>
+          </span>
         ),
     },
     { label: 'Buyer', cell: (r) => r.buyer, text: true },
@@ -117,13 +147,15 @@ export function ReturnsPage() {
           value={status}
           onValueChange={(value) => {
             decide.reset();
+            setReversing(undefined);
             setStatus(value as ReturnStatus);
           }}
         />
       </form>
       <p>
         The buyer&apos;s return window and cap were checked when it filed; a pending return counts against the
-        cap. Approving reverses the sale&apos;s revenue (and the affiliate&apos;s payout when it was paid).
+        cap. Approving reverses the sale&apos;s revenue (and the affiliate&apos;s payout when it was paid). A
+        decided return can be reversed once, while its window is open.
       </p>
       {refusal && (
         <p className={styles.failed} role="alert">
@@ -135,6 +167,13 @@ export function ReturnsPage() {
           {`The return of ${decide.data.leadId} is ${decide.data.status}.`}
           {decide.data.status === 'approved' && ' The sale’s revenue is reversed.'}
         </p>
+      )}
+      {reversing && (
+        <ReverseReturnPanel
+          key={reversing.returnId}
+          row={reversing}
+          onClose={() => setReversing(undefined)}
+        />
       )}
       {returns.error ? (
         <p className={styles.failed} role="alert">

@@ -104,6 +104,36 @@ describe("a lead's timeline in an operator's words", () => {
     });
   });
 
+  it("tells a manager's reversal of a return, with the reason, and the payout restored", () => {
+    const reversal = (from: 'approved' | 'rejected'): JourneyEntry => ({
+      kind: 'event',
+      at: AT,
+      event: {
+        ...base,
+        type: 'return_reversed',
+        returnId: 'ret-1',
+        buyer: 'network',
+        attemptKey: 'lead-0123456789abcdef-1',
+        from,
+        to: from === 'approved' ? 'reversed' : 'approved',
+        price: 40.5,
+        reason: 'Buyer withdrew it (ticket 12)',
+      },
+    });
+    expect(journeyLine(reversal('approved'))).toEqual({
+      title: 'Return by network reversed: the sale stands',
+      details: ['Revenue restored $40.50', 'Why: Buyer withdrew it (ticket 12)'],
+    });
+    expect(journeyLine(reversal('rejected')).title).toBe('Refused return by network reversed: approved');
+    expect(
+      journeyLine({
+        kind: 'event',
+        at: AT,
+        event: { ...base, type: 'payout_restored', affiliate: 'aff-acme', amount: 8 },
+      }),
+    ).toEqual({ title: 'Affiliate payout restored', details: ['aff-acme: $8.00'] });
+  });
+
   it('describes the consent evidence without who gave it', () => {
     const line = journeyLine({
       kind: 'consent',

@@ -142,6 +142,24 @@ export function journeyLine(entry: JourneyEntry): JourneyLine {
         title: 'Affiliate payout reversed',
         details: [`${event.affiliate}: ${formatMoney(event.amount)}`],
       };
+    case 'return_reversed':
+      return {
+        title:
+          event.from === 'approved'
+            ? `Return by ${event.buyer} reversed: the sale stands`
+            : `Refused return by ${event.buyer} reversed: approved`,
+        details: [
+          event.from === 'approved'
+            ? `Revenue restored ${formatMoney(event.price)}`
+            : `Revenue reversed ${formatMoney(event.price)}`,
+          `Why: ${event.reason}`,
+        ],
+      };
+    case 'payout_restored':
+      return {
+        title: 'Affiliate payout restored',
+        details: [`${event.affiliate}: ${formatMoney(event.amount)}`],
+      };
     case 'converted':
       return {
         title: event.funded ? `Funded by ${event.buyer}` : `Not funded by ${event.buyer}`,
