@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { migrate, openDatabase, type Database } from '@funnel/db/database';
+import { buyerBreakerKey } from '@funnel/server-runtime/buyer-breaker';
 import { buyerConfigChannel } from '@funnel/server-runtime/buyer-config-signal';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { OPERATOR_COOKIE } from '../src/plugins/admin-auth.js';
@@ -199,13 +200,33 @@ describe('buyers managed live: the admin API', () => {
       ['prime', true],
       ['second', false],
     ]);
+    // The workers opened prime's breaker (as they write it, ADR 0022) and passed it over for three leads.
+    const openUntil = Date.parse('2026-11-26T03:30:15Z');
+    await t.redis.hset(buyerBreakerKey(t.env.REDIS_KEY_PREFIX, 'prime'), {
+      state: 'open',
+      failures: 5,
+      openUntil,
+      trialUntil: 0,
+      skips: 3,
+      rev: 4,
+    });
     const health = await call('GET', `${API}/health`);
     expect(health.statusCode, health.body).toBe(200);
     expect(health.json()).toMatchObject({
       windowMinutes: 15,
       buyers: [
-        { buyer: 'prime', attempts: 0, acceptRate: null, capUse: { hour: 0, perHour: 5 } },
-        { buyer: 'second', attempts: 0 },
+        {
+          buyer: 'prime',
+          attempts: 0,
+          acceptRate: null,
+          capUse: { hour: 0, perHour: 5 },
+          breaker: { state: 'open', openUntil: '2026-11-26T03:30:15.000Z', failures: 5, skips: 3 },
+        },
+        {
+          buyer: 'second',
+          attempts: 0,
+          breaker: { state: 'closed', openUntil: null, failures: 0, skips: 0 },
+        },
       ],
     });
   });

@@ -9,6 +9,7 @@ import { openDatabase } from '@funnel/db/database';
 import { buyerConfigAppliedKey, buyerConfigChannel } from '@funnel/server-runtime/buyer-config-signal';
 import { replicaWaitOf } from '@funnel/server-runtime/replica-wait';
 import { submissionConcurrency } from './buyers/bulkheads.js';
+import { BuyerBreakers } from './buyers/buyer-breakers.js';
 import { BuyerConfigWatcher } from './buyers/buyer-config-watcher.js';
 import { BuyerLearning } from './buyers/buyer-learning.js';
 import { BuyerRegistry } from './buyers/buyer-registry.js';
@@ -133,6 +134,23 @@ export async function buildBuyerWalks(
     },
     bulkheads: registry.bulkheads,
     isPaused: (buyer) => registry.isPaused(buyer),
+    breakers: new BuyerBreakers(deps.connection, env.REDIS_KEY_PREFIX, {
+      now: Date.now,
+      onTransition: ({ buyer, from, to, breaker }) => {
+        metrics.buyerBreakerTransitions.inc({ buyer, to });
+        logger.warn(
+          {
+            buyer,
+            from,
+            to,
+            failures: breaker.failures,
+            ...(to === 'open' ? { openUntil: new Date(breaker.openUntil).toISOString() } : {}),
+          },
+          'buyer breaker changed',
+        );
+      },
+      onSkip: (buyer) => metrics.buyerBreakerSkips.inc({ buyer }),
+    }),
     learning,
     cursors: new WaterfallCursors(deps.connection, env.REDIS_KEY_PREFIX, replicaWaitOf(env)),
     policy: { partnerOfferHosts: env.PARTNER_OFFER_HOSTS },

@@ -72,6 +72,16 @@ export class WorkerMetrics extends PromMetrics {
     'What buyers paid for the leads they bought, by buyer',
     ['buyer'],
   );
+  readonly buyerBreakerTransitions = this.counter(
+    'funnel_buyer_breaker_transitions_total',
+    "Changes of a buyer's circuit breaker made by this worker (ADR 0022), by buyer and the position it moved to (open, half-open, closed)",
+    ['buyer', 'to'],
+  );
+  readonly buyerBreakerSkips = this.counter(
+    'funnel_buyer_breaker_skips_total',
+    'Leads this worker passed a buyer over for because its breaker was open or its trial taken, by buyer',
+    ['buyer'],
+  );
 
   readonly eventsDrained = this.counter(
     'funnel_events_drained_total',

@@ -14,6 +14,7 @@ import {
 import { freePort, startApp, type AppProcess } from '@funnel/testing/processes';
 import type { BuyerAdapter } from '../src/buyers/buyer-adapter.js';
 import { Bulkheads } from '../src/buyers/bulkheads.js';
+import type { BuyerBreakers } from '../src/buyers/buyer-breakers.js';
 import type { BuyerLearning } from '../src/buyers/buyer-learning.js';
 import type { BuyerRegistry } from '../src/buyers/buyer-registry.js';
 import { createBuyerAdapter } from '../src/buyers/create-buyer-adapter.js';
@@ -103,7 +104,12 @@ export function buyersFile(
 export function startWaterfallWorker(
   pipeline: Pipeline,
   buyers: BuyersFile,
-  options: { concurrency?: number; learning?: BuyerLearning; registry?: BuyerRegistry } = {},
+  options: {
+    concurrency?: number;
+    learning?: BuyerLearning;
+    registry?: BuyerRegistry;
+    breakers?: BuyerBreakers;
+  } = {},
 ) {
   const adapters = new Map<string, BuyerAdapter>(buyers.buyers.map((b) => [b.id, createBuyerAdapter(b)]));
   const { registry } = options;
@@ -137,6 +143,7 @@ export function startWaterfallWorker(
         },
         bulkheads: registry?.bulkheads ?? bulkheads,
         isPaused: (buyer) => registry?.isPaused(buyer) ?? false,
+        breakers: options.breakers,
         cursors,
         learning: options.learning,
         policy: { partnerOfferHosts: [] },

@@ -75,6 +75,16 @@ export const BuyerHealthSchema = z
     p95LatencyMs: z.number().nullable(),
     timeouts: z.number().int(),
     errors: z.number().int(),
+    /**
+     * The circuit breaker the workers share (ADR 0022): `closed`, `open` until `openUntil` (then one trial), or
+     * `half-open` (the trial is running); `skips`: leads that passed the buyer over since it last opened.
+     */
+    breaker: z.object({
+      state: z.enum(['closed', 'open', 'half-open']),
+      openUntil: z.iso.datetime().nullable(),
+      failures: z.number().int(),
+      skips: z.number().int(),
+    }),
     /** Places taken in the current hour and day cap windows, and the caps (null: none). */
     capUse: z.object({
       hour: z.number().int(),

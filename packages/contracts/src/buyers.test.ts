@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  breakerOf,
   BuyersFileSchema,
   describeBuyersFileIssues,
   isAutoApproved,
@@ -121,6 +122,37 @@ describe('BuyersFileSchema', () => {
         expect.stringMatching(/^buyers\.0\.priceLadder: .*at most one floor/),
         'buyers.0.price: A ping-post buyer bids its own price',
         'buyers.1.pingPost: Only a ping-post buyer has ping deadlines',
+      ]),
+    );
+  });
+});
+
+describe('breaker settings (ADR 0022)', () => {
+  it('defaults to 5 failures and 30 s, keeps what the file says, and round-trips the file unchanged', () => {
+    const withBreaker = {
+      ...good,
+      buyers: [{ ...good.buyers[0]!, breaker: { failures: 2 } }, good.buyers[1]!],
+    };
+    const file = BuyersFileSchema.parse(withBreaker);
+    expect(breakerOf(file.buyers[0]!)).toEqual({ failures: 2, coolDownMs: 30_000 });
+    expect(breakerOf(file.buyers[1]!)).toEqual({ failures: 5, coolDownMs: 30_000 });
+    // An export is the parsed file: parsed again, it is the same, and no breaker was added to the other buyer.
+    expect(BuyersFileSchema.parse(JSON.parse(JSON.stringify(file)))).toEqual(file);
+    expect(file.buyers[1]).not.toHaveProperty('breaker');
+  });
+
+  it('refuses a breaker that could never open or never close, with its path', () => {
+    const bad = {
+      ...good,
+      buyers: [{ ...good.buyers[0]!, breaker: { failures: 0, coolDownMs: 0, after: 3 } }],
+    };
+    const result = BuyersFileSchema.safeParse(bad);
+    expect(result.success).toBe(false);
+    expect(describeBuyersFileIssues(result.error!).map((line) => line.split(':')[0])).toEqual(
+      expect.arrayContaining([
+        'buyers.0.breaker.failures',
+        'buyers.0.breaker.coolDownMs',
+        'buyers.0.breaker',
       ]),
     );
   });

@@ -163,6 +163,14 @@ export const BuyerSchema = z
     pingPost: z.object({ pingMs: millis.optional(), postMs: millis.optional() }).strict().optional(),
     /** Return window, cap and approval rule; see {@link returnPolicyOf} for the defaults. */
     returns: ReturnPolicySchema.optional(),
+    /** When the workers stop offering it leads after failures (ADR 0022); see {@link breakerOf} for the defaults. */
+    breaker: z
+      .object({
+        failures: z.number().int().min(1).max(1000).optional(),
+        coolDownMs: millis.optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
   .superRefine((buyer, ctx) => {
@@ -229,6 +237,19 @@ export function pingPostDeadlines(buyer: Pick<Buyer, 'timeouts' | 'pingPost'>): 
   };
 }
 export type BuyerInput = z.input<typeof BuyerSchema>;
+
+/** Consecutive failed attempts (timeouts, 5xx, no connection) that open a buyer's breaker unless its file says. */
+export const DEFAULT_BREAKER_FAILURES = 5;
+/** How long an open breaker skips its buyer before one trial attempt, unless its file says. */
+export const DEFAULT_BREAKER_COOL_DOWN_MS = 30_000;
+
+/** A buyer's breaker settings: its file's, or the defaults. */
+export function breakerOf(buyer: Pick<Buyer, 'breaker'>): { failures: number; coolDownMs: number } {
+  return {
+    failures: buyer.breaker?.failures ?? DEFAULT_BREAKER_FAILURES,
+    coolDownMs: buyer.breaker?.coolDownMs ?? DEFAULT_BREAKER_COOL_DOWN_MS,
+  };
+}
 
 /** The whole ping round's deadline unless the file sets one: ActiveProspect's example round (ADR 0020). */
 export const DEFAULT_ROUND_MS = 750;

@@ -13,6 +13,7 @@ import { BuyersFileSchema } from '@funnel/contracts/buyers';
 import { listBuyerVersions } from '@funnel/db/buyer-config';
 import { buyerAttemptHealth } from '@funnel/db/buyer-health';
 import type { Database } from '@funnel/db/database';
+import { readBuyerBreakers } from '@funnel/server-runtime/buyer-breaker';
 import { appliedBuyerVersions } from '@funnel/server-runtime/buyer-config-signal';
 import { buyerCapKeys, dayIn } from '@funnel/server-runtime/buyer-caps';
 import { BUYER_ERRORS, buyersDatabase, changerOf, configView } from '../buyer-config/buyer-admin-http.js';
@@ -128,7 +129,8 @@ const buyerConfigAdminRoutes: FastifyPluginAsyncZod<BuyerConfigAdminRoutesOption
       summary: 'Each buyer’s health over the last 15 minutes',
       description:
         'Attempts that reached the buyer, accept rate, p95 latency, timeouts and errors (the system of record), ' +
-        'cap use in the current hour and day (the workers’ counters), and the version each worker runs.',
+        'cap use in the current hour and day (the workers’ counters), the circuit breaker the workers share, ' +
+        'and the version each worker runs.',
       response: { 200: BuyerHealthListSchema, ...BUYER_ERRORS },
     }),
     async (request) => {
@@ -139,11 +141,17 @@ const buyerConfigAdminRoutes: FastifyPluginAsyncZod<BuyerConfigAdminRoutesOption
         buyerAttemptHealth(d, new Date(now - HEALTH_WINDOW_MINUTES * 60_000)),
       );
       const day = dayIn(config.file.timeZone, now);
+      const breakers = await readBuyerBreakers(
+        app.redis,
+        options.keyPrefix,
+        config.file.buyers.map((buyer) => buyer.id),
+      );
       const buyers: BuyerHealth[] = await Promise.all(
         config.file.buyers.map(async (buyer) => {
           const { hourKey, dayKey } = buyerCapKeys(options.keyPrefix, buyer.id, now, day);
           const [hour, dayUse] = await app.redis.mget(hourKey, dayKey);
           const seen = attempts.get(buyer.id);
+          const breaker = breakers.get(buyer.id);
           return {
             buyer: buyer.id,
             paused: config.paused.includes(buyer.id),
@@ -153,6 +161,12 @@ const buyerConfigAdminRoutes: FastifyPluginAsyncZod<BuyerConfigAdminRoutesOption
             p95LatencyMs: seen?.p95LatencyMs ?? null,
             timeouts: seen?.timeouts ?? 0,
             errors: seen?.errors ?? 0,
+            breaker: {
+              state: breaker?.state ?? 'closed',
+              openUntil: breaker?.state === 'open' ? new Date(breaker.openUntil).toISOString() : null,
+              failures: breaker?.failures ?? 0,
+              skips: breaker?.skips ?? 0,
+            },
             capUse: {
               hour: Number(hour ?? 0),
               perHour: buyer.caps.perHour ?? null,

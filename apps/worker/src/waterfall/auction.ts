@@ -4,6 +4,7 @@ import type { LeadRecord } from '@funnel/lead-store/lead-store';
 import { dayIn } from '@funnel/server-runtime/buyer-caps';
 import type { BuyerAdapter, HeldBid } from '../buyers/buyer-adapter.js';
 import { takesLead, type LeadTraits, type WalkStep } from '../buyers/buyer-eligibility.js';
+import type { BuyerBreakers } from '../buyers/buyer-breakers.js';
 import type { BuyerLearning } from '../buyers/buyer-learning.js';
 import type { Bulkheads } from '../buyers/bulkheads.js';
 import { rankByExpectedValue, rankByPrice, type Candidate } from '../buyers/expected-value.js';
@@ -16,10 +17,21 @@ export interface AuctionDeps {
   bulkheads: Bulkheads;
   /** A paused buyer (ADR 0022) is left out of new plans and gets no new attempt; its attempt in flight ends. */
   isPaused?: ((buyer: string) => boolean) | undefined;
+  /** A buyer whose breaker is open is left out like a paused one; an attempt asks it before it starts. */
+  breakers?: BuyerBreakers | undefined;
   cursors: WaterfallCursors;
   /** The buyers' records the ranking learns from; without it every buyer is ranked on the priors. */
   learning?: BuyerLearning | undefined;
   now: () => number;
+}
+
+/** `buyers` but those whose breaker is open (ADR 0022): a lead planned now passes them over. */
+export async function withoutBrokenBuyers<B extends { id: string }>(
+  deps: Pick<AuctionDeps, 'breakers'>,
+  buyers: readonly B[],
+): Promise<B[]> {
+  const blocked = await deps.breakers?.blocked(buyers.map((buyer) => buyer.id));
+  return blocked ? buyers.filter((buyer) => !blocked.has(buyer.id)) : [...buyers];
 }
 
 /** The time kept after the round for at least one post: the round never eats the whole deadline. */
@@ -45,9 +57,12 @@ export async function planAuction(
 ): Promise<WalkStep[]> {
   const { buyers, auction, timeZone } = deps.buyers;
   const now = deps.now();
-  const eligible = buyers.filter(
-    (buyer) =>
-      !deps.isPaused?.(buyer.id) && takesLead(buyer.filters, lead.fields as LeadTraits, timeZone, now),
+  const eligible = await withoutBrokenBuyers(
+    deps,
+    buyers.filter(
+      (buyer) =>
+        !deps.isPaused?.(buyer.id) && takesLead(buyer.filters, lead.fields as LeadTraits, timeZone, now),
+    ),
   );
   const pinged = eligible.filter((buyer) => buyer.protocol === 'ping-post');
   const roundMs = Math.min(auction.roundMs, deadline - now - POST_RESERVE_MS);

@@ -11,7 +11,7 @@ import { decide, noLender, type DecisionPolicy } from '../buyers/decision.js';
 import { RetryableLenderError } from '../buyers/lender-errors.js';
 import { BID_MARGIN_MS } from '../buyers/ping-post-adapter.js';
 import type { AttemptRecord, AttemptResult } from './attempt-record.js';
-import { planAuction, type AuctionDeps } from './auction.js';
+import { planAuction, withoutBrokenBuyers, type AuctionDeps } from './auction.js';
 import { bulkheadWaits, clearWaits, parkPoll, parkWait } from './poll-due.js';
 import { bulkheadWaitMs, nextBuyerIndex, walkEnd, walkNeedsMs } from './walk-rules.js';
 import { WaterfallCursors } from './waterfall-cursor.js';
@@ -122,7 +122,9 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
       rejectUrl = '',
     ) => {
       declined = undefined;
-      await deps.onAttempt?.(record(result, extra));
+      const ended = record(result, extra);
+      await deps.onAttempt?.(ended);
+      if (buyer) await deps.breakers?.record(buyer, ended);
       await deps.cursors.advance(leadId, cursor.index, {
         next: next === 'next-buyer' ? nextBuyerIndex(cursor, step.buyer) : next,
         release: cursor.state !== 'ready',
@@ -132,12 +134,16 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
       });
       cursor = (await deps.cursors.get(leadId)) ?? cursor;
     };
-    if (cursor.state === 'ready' && deps.isPaused?.(step.buyer)) {
-      // Paused since the walk was planned (ADR 0022): no new attempt, no record of one; the rest of its ladder
-      // is passed over too.
+    // This step and the rest of its buyer's ladder, with no attempt and no record of one.
+    const passOver = async () => {
       const next = nextBuyerIndex(cursor, step.buyer);
       await deps.cursors.advance(leadId, cursor.index, { next, release: false, skipBuyer: step.buyer });
       cursor = (await deps.cursors.get(leadId)) ?? cursor;
+    };
+    if (cursor.state === 'ready' && deps.isPaused?.(step.buyer)) {
+      // Paused since the walk was planned (ADR 0022): no new attempt, no record of one; the rest of its ladder
+      // is passed over too.
+      await passOver();
       continue;
     }
     if (cursor.state === 'ready' && cursor.skipped.includes(step.buyer)) {
@@ -193,6 +199,12 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
     let answer: AttemptAnswer;
     let answeredAt: number;
     try {
+      if (cursor.state === 'ready' && deps.breakers && !(await deps.breakers.admit(buyer))) {
+        // Its breaker opened since the walk was planned, or another attempt holds its trial (ADR 0022): passed
+        // over like a paused buyer, with no attempt and no record of one.
+        await passOver();
+        continue;
+      }
       if (cursor.state === 'ready') {
         const budgetMs = Math.min(buyer.timeouts.attemptMs, deadline - DEADLINE_MARGIN_MS - now);
         if (budgetMs < MIN_ATTEMPT_MS) return run.finish(noLender('deadline', run.noLenderFallbackUrl));
@@ -272,6 +284,7 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
         decidedAt: answeredAt,
       };
       await deps.onAttempt?.(record('sold', { price: answer.price }));
+      await deps.breakers?.record(buyer, { result: 'sold' });
       await deps.cursors.sold(leadId, cursor.index, sold);
       cursor = (await deps.cursors.get(leadId)) ?? cursor;
       log.info({ buyer: buyer.id, price: answer.price }, 'lead sold');
@@ -292,5 +305,10 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
 async function planFor(deps: WaterfallDeps, lead: LeadRecord, deadline: number): Promise<WalkStep[]> {
   if (deps.buyers.mode === 'auction') return planAuction(deps, lead, deadline);
   const buyers = deps.buyers.buyers.filter((buyer) => !deps.isPaused?.(buyer.id));
-  return planWalk(buyers, lead.fields as LeadTraits, deps.buyers.timeZone, deps.now());
+  return planWalk(
+    await withoutBrokenBuyers(deps, buyers),
+    lead.fields as LeadTraits,
+    deps.buyers.timeZone,
+    deps.now(),
+  );
 }

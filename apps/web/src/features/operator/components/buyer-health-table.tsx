@@ -5,8 +5,22 @@ import { ReportTable, type ReportColumn } from './report-table';
 
 const capOf = (used: number, cap: number | null) => (cap === null ? formatCount(used) : `${used} / ${cap}`);
 
+const clockTime = new Intl.DateTimeFormat(undefined, {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** The breaker the workers share: closed, open until a time (then one trial), or half-open (the trial runs). */
+function breakerText({ state, openUntil }: BuyerHealth['breaker']): string {
+  if (state === 'open') return openUntil ? `Open until ${clockTime.format(new Date(openUntil))}` : 'Open';
+  return state === 'half-open' ? 'Half-open (trial)' : 'Closed';
+}
+
 /**
- * Each buyer over the last 15 minutes (ADR 0022): whether it is paused, its attempts, accept rate, p95 latency,
+ * Each buyer over the last 15 minutes (ADR 0022): whether it is paused, its circuit breaker and the leads that
+ * passed it over since it opened, its attempts, accept rate, p95 latency,
  * timeouts and errors, its cap use in the current hour and day, and the button that pauses or resumes it.
  */
 export function BuyerHealthTable({
@@ -21,6 +35,8 @@ export function BuyerHealthTable({
   const columns: ReportColumn<BuyerHealth>[] = [
     { label: 'Buyer', cell: (row) => row.buyer, text: true },
     { label: 'State', cell: (row) => (row.paused ? 'Paused' : 'Live'), text: true },
+    { label: 'Breaker', cell: (row) => breakerText(row.breaker), text: true },
+    { label: 'Skips', cell: (row) => formatCount(row.breaker.skips) },
     { label: 'Attempts', cell: (row) => formatCount(row.attempts) },
     { label: 'Accept rate', cell: (row) => (row.acceptRate === null ? '—' : formatRate(row.acceptRate)) },
     { label: 'p95 latency', cell: (row) => (row.p95LatencyMs === null ? '—' : `${row.p95LatencyMs} ms`) },
