@@ -187,6 +187,7 @@ export function ReturnsPage() {
             columns={columns}
             rows={returns.data?.returns ?? []}
             rowKey={(r) => r.returnId}
+            oneColumn
             empty={returns.isPending ? 'Loading…' : 'No returns with this status.'}
           />
         </section>
