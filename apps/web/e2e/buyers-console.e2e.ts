@@ -3,46 +3,24 @@
 // the BFF; the audit log names the manager. The built BFF, worker and lender sandbox on real Redis and PostgreSQL
 // (a schema of this suite's own), in Chromium, at 375 and 1280 px, checked with axe.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Kysely } from 'kysely';
 import type { Page } from 'playwright-core';
-import { SandboxBuyersStatsSchema } from '@funnel/contracts/sandbox-buyers';
-import { migrate, openDatabase, type Database } from '@funnel/db/database';
-import { borrowerLead, sendPartnerLead } from '@funnel/testing/lead-traffic';
-import { partnerKey } from '@funnel/testing/partner-lead';
-import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
-import { freePort, startHarness, type Harness } from './harness';
+import { startBuyersStack, type BuyersStack } from './buyers-stack';
 import { createOperator, signInThroughPage } from './operator-accounts';
 import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
-import { startWorker } from './submission-pipeline';
 
 const TOKEN = 'e2e-buyers-token-'.padEnd(48, 'b');
 const LEADS_WHILE_PAUSED = 50;
 const TEST_TIMEOUT_MS = 240_000;
-const schema = testSchema('buyers_e2e');
-const partner = partnerKey('buyers-e2e', 100_000);
-let db: Kysely<Database>;
-let harness: Harness;
-let sandboxUrl: string;
-let borrowers = 0;
+let stack: BuyersStack;
 
 before(async () => {
-  db = openDatabase({ url: testDatabaseUrl(), schema });
-  await migrate(db, schema);
-  const url = `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  const port = await freePort();
-  sandboxUrl = `http://127.0.0.1:${port}`;
-  const folder = mkdtempSync(path.join(tmpdir(), 'buyers-e2e-'));
   // Two buyers that take every lead: `first` is tried first, `second` after it.
-  const buyersFile = path.join(folder, 'buyers.json');
-  writeFileSync(
-    buyersFile,
-    JSON.stringify({
-      timeZone: 'America/New_York',
-      buyers: ['first', 'second'].map((id, i) => ({
+  stack = await startBuyersStack({
+    label: 'buyers',
+    adminToken: TOKEN,
+    buyers: (sandboxUrl) =>
+      ['first', 'second'].map((id, i) => ({
         id,
         protocol: 'sync-post',
         baseUrl: `${sandboxUrl}/buyers/${id}`,
@@ -50,86 +28,23 @@ before(async () => {
         tier: i + 1,
         priceLadder: [0],
       })),
-    }),
-  );
-  const sandboxBuyers = path.join(folder, 'sandbox-buyers.json');
-  writeFileSync(
-    sandboxBuyers,
-    JSON.stringify({
-      buyers: ['first', 'second'].map((id, i) => ({
-        id,
-        protocol: 'sync-post',
-        seed: i + 1,
-        interestShare: 1,
-        maxValue: 1000,
-        latencyMinMs: 0,
-        latencyMaxMs: 0,
-      })),
-    }),
-  );
-  harness = await startHarness({
-    label: 'buyers',
-    bffEnv: {
-      DATABASE_URL: url,
-      ADMIN_API_TOKEN: TOKEN,
-      BUYERS_FILE: buyersFile,
-      PARTNER_API_KEYS: partner.entry,
-    },
+    sandboxBuyers: ['first', 'second'].map((id, i) => ({
+      id,
+      protocol: 'sync-post',
+      seed: i + 1,
+      interestShare: 1,
+      maxValue: 1000,
+      latencyMinMs: 0,
+      latencyMaxMs: 0,
+    })),
   });
-  await harness.start({
-    name: 'lender-sandbox',
-    entry: 'apps/lender-sandbox/dist/server.js',
-    readyUrl: `${sandboxUrl}/healthz`,
-    env: {
-      SANDBOX_HOST: '127.0.0.1',
-      SANDBOX_PORT: String(port),
-      SANDBOX_PUBLIC_URL: sandboxUrl,
-      SANDBOX_LOG_LEVEL: 'warn',
-      SANDBOX_BUYERS_FILE: sandboxBuyers,
-    },
-  });
-  await startWorker(harness, { url: sandboxUrl }, { DATABASE_URL: url, BUYERS_FILE: buyersFile });
-  await createOperator(harness.baseUrl, TOKEN, 'mia@example.com', 'manager');
-  await createOperator(harness.baseUrl, TOKEN, 'vic@example.com', 'viewer');
+  await createOperator(stack.harness.baseUrl, TOKEN, 'mia@example.com', 'manager');
+  await createOperator(stack.harness.baseUrl, TOKEN, 'vic@example.com', 'viewer');
 });
 
 after(async () => {
-  await harness?.close();
-  await db?.destroy();
-  await dropSchema(schema);
+  await stack?.close();
 });
-
-/** Attempts each sandbox buyer has received so far. */
-async function sandboxAttempts(): Promise<Record<string, number>> {
-  const body = SandboxBuyersStatsSchema.parse(await (await fetch(`${sandboxUrl}/_sandbox/buyers`)).json());
-  return Object.fromEntries(body.buyers.map((b) => [b.id, b.attempts]));
-}
-
-/** Posts `count` partner leads and waits for each to end (sold, rejected or no lender); answers their ids. */
-async function submitLeads(count: number): Promise<string[]> {
-  const ids = await Promise.all(
-    Array.from({ length: count }, () => {
-      borrowers += 1;
-      return sendPartnerLead({
-        baseUrl: harness.baseUrl,
-        apiKey: partner.key,
-        idempotencyKey: `buyers-e2e-${borrowers}`,
-        body: borrowerLead(borrowers),
-      });
-    }),
-  );
-  for (const id of ids) {
-    for (;;) {
-      const response = await fetch(`${harness.baseUrl}/api/v1/partner/leads/${id}`, {
-        headers: { authorization: `Bearer ${partner.key}` },
-      });
-      const { decidedAt } = (await response.json()) as { decidedAt?: string };
-      if (decidedAt) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  return ids;
-}
 
 /** Waits until the console says the worker runs the version the page shows (health is read every 5 s). */
 async function workerOnShownVersion(page: Page): Promise<void> {
@@ -141,7 +56,7 @@ async function workerOnShownVersion(page: Page): Promise<void> {
 }
 
 test('a viewer is not offered the buyers, and the BFF refuses them with 403', async () => {
-  const context = await harness.newContext(375);
+  const context = await stack.harness.newContext(375);
   const page = await context.newPage();
   await page.goto('/operator');
   await signInThroughPage(page, 'vic@example.com');
@@ -162,7 +77,7 @@ test(
   'a paused buyer gets no attempt of the leads submitted after the pause, and gets them again once resumed',
   { timeout: TEST_TIMEOUT_MS },
   async () => {
-    const context = await harness.newContext(1280);
+    const context = await stack.harness.newContext(1280);
     const page = await context.newPage();
     const errors = collectPageErrors(page);
     await page.goto('/operator');
@@ -185,17 +100,17 @@ test(
     await health.getByRole('button', { name: 'Pause first' }).click();
     await health.getByRole('button', { name: 'Resume first' }).waitFor();
     await workerOnShownVersion(page);
-    const before = await sandboxAttempts();
-    await submitLeads(LEADS_WHILE_PAUSED);
-    const paused = await sandboxAttempts();
+    const before = await stack.sandboxAttempts();
+    await stack.submitLeads(LEADS_WHILE_PAUSED);
+    const paused = await stack.sandboxAttempts();
     assert.equal(paused.first! - before.first!, 0, 'the paused buyer got no attempt');
     assert.equal(paused.second! - before.second!, LEADS_WHILE_PAUSED, 'the other buyer got every lead');
 
     await health.getByRole('button', { name: 'Resume first' }).click();
     await health.getByRole('button', { name: 'Pause first' }).waitFor();
     await workerOnShownVersion(page);
-    await submitLeads(1);
-    const resumed = await sandboxAttempts();
+    await stack.submitLeads(1);
+    const resumed = await stack.sandboxAttempts();
     assert.equal(resumed.first! - paused.first!, 1, 'the resumed buyer is offered leads again');
 
     await page
@@ -223,7 +138,7 @@ test(
   'a partner lead found by its idempotency key shows every attempt the sandbox recorded',
   { timeout: TEST_TIMEOUT_MS },
   async () => {
-    const context = await harness.newContext(1280);
+    const context = await stack.harness.newContext(1280);
     const page = await context.newPage();
     const errors = collectPageErrors(page);
     await page.goto('/operator');
@@ -249,13 +164,12 @@ test(
       .waitFor();
     await workerOnShownVersion(page);
 
-    const [leadId] = await submitLeads(1);
-    const idempotencyKey = `buyers-e2e-${borrowers}`;
+    const { leadId, idempotencyKey } = (await stack.submitLeads(1))[0]!;
     // What the sandbox's buyers recorded for this lead: the walk's attempt keys are `<lead>-<step>`.
     const recorded: string[] = [];
     for (const buyer of ['first', 'second']) {
       for (let step = 0; step < 4; step += 1) {
-        const held = await fetch(`${sandboxUrl}/buyers/${buyer}/_sandbox/attempts/${leadId}-${step}`);
+        const held = await fetch(`${stack.sandboxUrl}/buyers/${buyer}/_sandbox/attempts/${leadId}-${step}`);
         if (held.status !== 200) continue;
         const { answer } = (await held.json()) as { answer: { Result: string } };
         recorded.push(`${buyer} ${answer.Result === 'Sold' ? 'bought it' : 'declined'}`);
@@ -265,7 +179,7 @@ test(
 
     // Found by the partner and its key, as an operator would when the partner calls about their order.
     await nav.getByRole('link', { name: 'Leads' }).click();
-    await page.getByLabel('Partner id').fill('buyers-e2e');
+    await page.getByLabel('Partner id').fill(stack.partnerId);
     await page.getByLabel('Idempotency key').fill(idempotencyKey);
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('heading', { name: '1 found' }).waitFor();
@@ -286,7 +200,7 @@ test(
 );
 
 test('the audit log lists the pause and the resume with the manager who did them', async () => {
-  const response = await fetch(`${harness.baseUrl}/api/v1/admin/audit?outcome=allowed&limit=200`, {
+  const response = await fetch(`${stack.harness.baseUrl}/api/v1/admin/audit?outcome=allowed&limit=200`, {
     headers: { authorization: `Bearer ${TOKEN}` },
   });
   const { entries } = (await response.json()) as {
