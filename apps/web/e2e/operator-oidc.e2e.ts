@@ -16,7 +16,7 @@ import {
 } from '@funnel/testing/oidc-provider';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { freePort, startHarness, type Harness } from './harness';
-import { assertAccessible, collectPageErrors } from './page-checks';
+import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
 
 const OIDC_LINK = 'Sign in with Example Identity';
 const people: Record<string, OidcPerson> = {
@@ -86,6 +86,8 @@ test('an admin signs in at the provider: a wrong password stays there, then the 
   const errors = collectPageErrors(page);
   await page.goto('/operator');
   await assertAccessible(page, 'the sign-in page with the OIDC link');
+  await page.getByRole('link', { name: OIDC_LINK }).waitFor();
+  await screenshotBothWidths(page, 'operator-sign-in-oidc');
   await page.getByRole('link', { name: OIDC_LINK }).click();
   await page.getByLabel('Username').fill('grace');
   await page.getByLabel('Password').fill('not her password');
