@@ -4,9 +4,9 @@
 // sandbox on real Redis and PostgreSQL (a schema of this suite's own), in Chromium at 375 and 1280 px, with axe.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startBuyersStack, type BuyersStack } from './buyers-stack';
-import { createOperator, signInThroughPage } from './operator-accounts';
-import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
+import { openBuyersPage, startBuyersStack, type BuyersStack } from './buyers-stack';
+import { createOperator } from './operator-accounts';
+import { assertAccessible, screenshotBothWidths } from './page-checks';
 
 const TOKEN = 'e2e-breaker-token-'.padEnd(48, 'k');
 let stack: BuyersStack;
@@ -77,13 +77,7 @@ test('a buyer that stops answering is passed over once its breaker opens, and th
   assert.equal(skipped.stalled, 2, 'no attempt while the breaker is open');
   assert.equal(skipped.backup, 5);
 
-  const context = await stack.harness.newContext(1280);
-  const page = await context.newPage();
-  const errors = collectPageErrors(page);
-  await page.goto('/operator');
-  await signInThroughPage(page, 'mia@example.com');
-  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Buyers' }).click();
-  await page.getByRole('heading', { name: 'Buyers', level: 1 }).waitFor();
+  const { context, page, errors } = await openBuyersPage(stack.harness, 'mia@example.com');
   const health = page.getByRole('region', { name: 'Buyers, last 15 minutes' });
   const stalled = health.getByRole('row', { name: /^stalled / });
   await stalled.getByRole('cell', { name: /^Open until \d\d:\d\d:\d\d$/ }).waitFor();

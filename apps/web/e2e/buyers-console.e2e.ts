@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { startBuyersStack, type BuyersStack } from './buyers-stack';
+import { openBuyersPage, startBuyersStack, type BuyersStack } from './buyers-stack';
 import { createOperator, signInThroughPage } from './operator-accounts';
-import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
+import { assertAccessible, screenshotBothWidths } from './page-checks';
 
 const TOKEN = 'e2e-buyers-token-'.padEnd(48, 'b');
 const LEADS_WHILE_PAUSED = 50;
@@ -77,13 +77,7 @@ test(
   'a paused buyer gets no attempt of the leads submitted after the pause, and gets them again once resumed',
   { timeout: TEST_TIMEOUT_MS },
   async () => {
-    const context = await stack.harness.newContext(1280);
-    const page = await context.newPage();
-    const errors = collectPageErrors(page);
-    await page.goto('/operator');
-    await signInThroughPage(page, 'mia@example.com');
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Buyers' }).click();
-    await page.getByRole('heading', { name: 'Buyers', level: 1 }).waitFor();
+    const { context, page, errors } = await openBuyersPage(stack.harness, 'mia@example.com');
     const health = page.getByRole('region', { name: 'Buyers, last 15 minutes' });
     await health.getByRole('button', { name: 'Pause first' }).waitFor();
     assert.ok(!(await page.content()).includes('credential-never-shown'), 'no credential on the page');
@@ -138,16 +132,10 @@ test(
   'a partner lead found by its idempotency key shows every attempt the sandbox recorded',
   { timeout: TEST_TIMEOUT_MS },
   async () => {
-    const context = await stack.harness.newContext(1280);
-    const page = await context.newPage();
-    const errors = collectPageErrors(page);
-    await page.goto('/operator');
-    await signInThroughPage(page, 'mia@example.com');
-    const nav = page.getByRole('navigation', { name: 'Console' });
-
     // The manager gives `first` a two-rung price ladder: $2,000, above anything the sandbox buyer pays, then $0.
     // Each lead is then declined by `first` once and bought by it at the second rung: two attempts.
-    await nav.getByRole('link', { name: 'Buyers' }).click();
+    const { context, page, errors } = await openBuyersPage(stack.harness, 'mia@example.com');
+    const nav = page.getByRole('navigation', { name: 'Console' });
     const settings = page.getByLabel('Settings (the buyers file’s JSON)');
     await settings.waitFor();
     const edited = { ...JSON.parse(await settings.inputValue()), priceLadder: [2000, 0] };

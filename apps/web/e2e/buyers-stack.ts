@@ -5,12 +5,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
+import type { BrowserContext, Page } from 'playwright-core';
 import { SandboxBuyersStatsSchema } from '@funnel/contracts/sandbox-buyers';
 import { migrate, openDatabase, type Database } from '@funnel/db/database';
 import { borrowerLead, sendPartnerLead } from '@funnel/testing/lead-traffic';
 import { partnerKey } from '@funnel/testing/partner-lead';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { freePort, startHarness, type Harness } from './harness';
+import { signInThroughPage } from './operator-accounts';
+import { collectPageErrors } from './page-checks';
 import { startWorker } from './submission-pipeline';
 
 export interface BuyersStack {
@@ -115,4 +118,19 @@ export async function startBuyersStack(options: {
       await dropSchema(schema);
     },
   };
+}
+
+/** A new 1280 px tab in which `email` signs in and opens the Buyers page from the console's navigation. */
+export async function openBuyersPage(
+  harness: Harness,
+  email: string,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await harness.newContext(1280);
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await page.goto('/operator');
+  await signInThroughPage(page, email);
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Buyers' }).click();
+  await page.getByRole('heading', { name: 'Buyers', level: 1 }).waitFor();
+  return { context, page, errors };
 }
