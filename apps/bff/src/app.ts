@@ -21,7 +21,7 @@ import redis from './plugins/redis.js';
 import metrics from './plugins/metrics.js';
 import queueDashboard from './plugins/queue-dashboard.js';
 import security from './plugins/security.js';
-import webApp from './plugins/web-app.js';
+import webApp, { webPageScriptHashes } from './plugins/web-app.js';
 import type { ReferenceData } from './reference-data/reference-data.js';
 import adminRoutes from './routes/admin.js';
 import { OidcSignIn } from './admin/oidc-sign-in.js';
@@ -112,6 +112,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rateLimitMax: env.RATE_LIMIT_MAX,
     rateLimitWindowMs: env.RATE_LIMIT_WINDOW_MS,
     consentScripts: scripts,
+    inlineScriptHashes: env.WEB_DIST_DIR ? webPageScriptHashes(env.WEB_DIST_DIR) : [],
   });
   await app.register(leadSession, {
     secrets: env.COOKIE_SECRETS,

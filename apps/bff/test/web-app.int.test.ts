@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,9 @@ const ASSET = '/assets/index-Bq3v9XkZ.js';
 /** A route prerendered by apps/web/scripts/prerender.mjs (docs/adr/0019-html-first-borrower-screens.md). */
 const EMAIL_PAGE =
   '<!doctype html><html lang="en"><title>Email</title><div id="root"><h1>Email</h1></div></html>';
+/** The script the prerender inlines into each page, and the hash it writes to csp.json for the CSP. */
+const INLINE_SCRIPT = 'document.documentElement.dataset.early = "";';
+const INLINE_HASH = `'sha256-${createHash('sha256').update(INLINE_SCRIPT).digest('base64')}'`;
 
 describe('the web app as the BFF serves it', () => {
   let t: TestApp;
@@ -30,6 +34,7 @@ describe('the web app as the BFF serves it', () => {
       writeFileSync(path.join(dist, `${file}.br`), brotliCompressSync(content));
       writeFileSync(path.join(dist, `${file}.gz`), gzipSync(content));
     }
+    writeFileSync(path.join(dist, 'csp.json'), JSON.stringify({ scriptSrc: [INLINE_HASH] }));
     t = await startTestApp({ env: { WEB_DIST_DIR: dist } });
   });
 
@@ -87,5 +92,22 @@ describe('the web app as the BFF serves it', () => {
     // Only the routes that were prerendered: the file's own name or any other address is not one.
     const other = await t.app.inject({ url: '/email-step', headers: { 'accept-encoding': 'identity' } });
     expect(other.body).toBe(INDEX);
+  });
+
+  it("allows the pages' inline script by its hash, and no other inline script", async () => {
+    const response = await t.app.inject({ url: '/email', headers: { 'accept-encoding': 'identity' } });
+    const scriptSrc = /(?:^|;)\s*script-src ([^;]*)/.exec(
+      String(response.headers['content-security-policy']),
+    )?.[1];
+    expect(scriptSrc?.split(' ')).toEqual(["'self'", INLINE_HASH]);
+  });
+
+  it('refuses to start on a csp.json that lists anything but script hashes', async () => {
+    writeFileSync(path.join(dist, 'csp.json'), JSON.stringify({ scriptSrc: ["'unsafe-inline'"] }));
+    try {
+      await expect(startTestApp({ env: { WEB_DIST_DIR: dist } })).rejects.toThrow(/script hashes/);
+    } finally {
+      writeFileSync(path.join(dist, 'csp.json'), JSON.stringify({ scriptSrc: [INLINE_HASH] }));
+    }
   });
 });

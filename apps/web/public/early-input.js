@@ -1,5 +1,7 @@
 /* global document, window, HTMLFormElement, requestAnimationFrame */
-// Loaded (async) by every page ahead of the app (docs/adr/0019-html-first-borrower-screens.md).
+// Inlined (minified) into the head of every prerendered page by scripts/prerender.mjs, so the page fetches nothing
+// before its first paint; the unprerendered shell (index.html) loads it async. See
+// docs/adr/0019-html-first-borrower-screens.md.
 //
 // A prerendered page paints from its HTML and asks for no code itself: its tag lists the app's code (`data-app`:
 // the entry, then every chunk the route needs), all asked for here once the page is painted (a few per task, each
@@ -15,8 +17,8 @@
 // the same press again (src/app/early-input.ts); what was typed stays in the fields meanwhile.
 const code = document.currentScript?.dataset.app?.split(' ') ?? [];
 
-/** How many chunks are asked for per task: each `modulepreload` added costs the main thread ~0.5 ms on a laptop. */
-const PER_TASK = 6;
+/** How many chunks are asked for per task: each `modulepreload` added costs the main thread 0.5–3 ms (traced here: six in one task took 16 ms). */
+const PER_TASK = 2;
 
 function loadApp() {
   const [entry, ...chunks] = code;

@@ -1,16 +1,20 @@
 // Run after both Vite builds (the browser's, then the prerender's SSR build): writes every borrower route as a
 // page of real HTML (docs/adr/0019-html-first-borrower-screens.md). Each page is dist/index.html with the screen
 // rendered into #root and every stylesheet the page needs inlined in <style> (about 4 kB gzip): nothing blocks the
-// first paint. Each inlined sheet keeps a `disabled` <link> (never fetched) so Vite's loader knows it is there and
-// does not add it again on a later route. The page asks for no code itself: public/early-input.js fetches the
+// first paint, and nothing is fetched before it but the page itself (public/early-input.js and the favicon are
+// inlined too; Lighthouse counts every request started before the largest paint as holding that paint up). Each inlined sheet keeps a `disabled` <link> (never fetched) so Vite's loader knows it is there and
+// does not add it again on a later route. The page asks for no code itself: early-input.js, inlined, fetches the
 // entry and every chunk of the route at once (no entry → router → lazy route waterfall) after the first paint,
 // from the list this script writes on its tag, so the code never competes with the paint. The BFF serves
 // dist/html/<route>.html for /<route>, and dist/index.html for any other address: that shell (for `/`, which
 // redirects to /start, and the operator page) paints nothing without its code, so it loads it at once, with
-// /start's chunks preloaded.
+// /start's chunks preloaded. The CSP allows the inlined script by its hash, which this script writes to
+// dist/csp.json for the BFF (apps/bff/src/plugins/web-app.ts).
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { minifySync } from 'vite';
 
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(web, 'dist');
@@ -69,10 +73,23 @@ function ownAssets(pathname) {
 const MODULE_SCRIPT = /<script type="module" crossorigin src="\/(assets\/[^"]+\.js)"><\/script>\s*/;
 const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="\/(assets\/[^"]+\.js)">\s*/g;
 const EARLY_INPUT = '<script async src="/early-input.js"></script>';
+const FAVICON = /<link rel="icon" type="image\/svg\+xml" href="\/favicon\.svg"\s*\/?>/;
 const entryFile = MODULE_SCRIPT.exec(template)?.[1];
-if (!entryFile || !template.includes(EARLY_INPUT))
-  throw new Error('dist/index.html lacks the module script or early-input.js: has Vite changed its tags?');
+if (!entryFile || !template.includes(EARLY_INPUT) || !FAVICON.test(template))
+  throw new Error(
+    'dist/index.html lacks the module script, early-input.js or the favicon: has Vite changed its tags?',
+  );
 const shellPreloads = [...template.matchAll(MODULE_PRELOAD)].map((match) => match[1]);
+
+// early-input.js minified into each page, and allowed by the CSP by its hash (the same bytes on every page).
+const earlyInput = minifySync(
+  'early-input.js',
+  readFileSync(path.join(dist, 'early-input.js'), 'utf8'),
+).code.trim();
+if (/<\/script/i.test(earlyInput)) throw new Error('early-input.js cannot be inlined: it contains </script');
+const earlyInputHash = `'sha256-${createHash('sha256').update(earlyInput).digest('base64')}'`;
+writeFileSync(path.join(dist, 'csp.json'), `${JSON.stringify({ scriptSrc: [earlyInputHash] }, null, 2)}\n`);
+const favicon = `data:image/svg+xml,${encodeURIComponent(readFileSync(path.join(dist, 'favicon.svg'), 'utf8').trim())}`;
 
 /**
  * The shell's stylesheets (the entry's) inlined in place so the cascade keeps its order, and its code taken out of
@@ -84,7 +101,8 @@ function pageShell(routeScripts) {
     .replace(STYLESHEET, (_, file) => inline(file))
     .replace(MODULE_SCRIPT, '')
     .replace(MODULE_PRELOAD, '')
-    .replace(EARLY_INPUT, `<script async src="/early-input.js" data-app="${code}"></script>`);
+    .replace(FAVICON, `<link rel="icon" type="image/svg+xml" href="${favicon}">`)
+    .replace(EARLY_INPUT, () => `<script data-app="${code}">${earlyInput}</script>`);
 }
 
 const paths = prerenderedPaths();

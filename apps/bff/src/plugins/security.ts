@@ -28,6 +28,8 @@ export interface SecurityOptions {
   rateLimitWindowMs: number;
   /** The enabled consent-certification scripts, whose hosts (and only theirs) the CSP adds. */
   consentScripts: ConsentScripts;
+  /** The hashes of the web pages' inline scripts (`'sha256-…'`, from the build: plugins/web-app.ts). */
+  inlineScriptHashes?: readonly string[];
 }
 
 /**
@@ -44,7 +46,7 @@ export default fp<SecurityOptions>(
         useDefaults: false,
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", ...thirdParty.scriptSrc],
+          scriptSrc: ["'self'", ...(options.inlineScriptHashes ?? []), ...thirdParty.scriptSrc],
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', ...thirdParty.imgSrc],
           fontSrc: ["'self'"],

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
@@ -6,6 +6,22 @@ import { HttpError } from '../http-error.js';
 
 // A content-hashed build output, or its pre-compressed copy ('index-Bq3v9XkZ.js', 'index-Bq3v9XkZ.js.br').
 const HASHED_ASSET = /\/assets\/.+-[A-Za-z0-9_-]{8,}\.\w+(?:\.(?:br|gz))?$/;
+
+const SCRIPT_HASH = /^'sha256-[A-Za-z0-9+/]{43}='$/;
+
+/**
+ * The hashes of the inline scripts in the built pages (early-input.js, inlined so a page fetches nothing before
+ * its first paint), which the CSP must allow: apps/web/scripts/prerender.mjs writes them to `csp.json`. None for a
+ * build without it (the web app not built, or built without prerendering).
+ */
+export function webPageScriptHashes(distDir: string): string[] {
+  const file = path.join(path.resolve(distDir), 'csp.json');
+  if (!existsSync(file)) return [];
+  const { scriptSrc } = JSON.parse(readFileSync(file, 'utf8')) as { scriptSrc?: unknown };
+  if (!Array.isArray(scriptSrc) || !scriptSrc.every((source) => SCRIPT_HASH.test(String(source))))
+    throw new Error(`${file} must list script hashes as 'sha256-<base64>'`);
+  return scriptSrc as string[];
+}
 
 /**
  * Serves the built web app, pre-compressed (Brotli or gzip, as the browser accepts): hashed assets cached for a
