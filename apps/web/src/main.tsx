@@ -2,6 +2,7 @@ import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { App } from '@/app/app';
+import { startHydrationQueries } from '@/app/hydration-queries';
 import { createRouter, loadRoutesFor } from '@/app/router';
 import { startHydration } from '@/lib/hydration';
 import { nextTask } from '@/lib/next-task';
@@ -11,9 +12,11 @@ import '@/styles/global.css';
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks the #root element');
 
+const queryClient = createQueryClient();
+
 function app(router = createRouter()) {
   return (
-    <App queryClient={createQueryClient()}>
+    <App queryClient={queryClient}>
       <RouterProvider router={router} />
     </App>
   );
@@ -29,13 +32,15 @@ if (container.firstElementChild === null) {
   // A chunk that failed to download (a release replaced it) still hydrates: the router then loads the route
   // itself, shows its error screen if it must, and React redraws what differs instead of leaving a dead page.
   // Each step runs in a task of its own, so none is long: this module's imports (the framework) are evaluated
-  // in the first, the route's chunk in the next, then the router is made, then React starts hydrating.
+  // in the first, the route's chunk in the next, then the router is made and the first render's requests are
+  // started (app/hydration-queries.ts), then React starts hydrating.
   void nextTask()
     .then(() => loadRoutesFor(window.location.pathname))
     .catch(() => undefined)
     .then(nextTask)
     .then(() => {
       const router = createRouter();
+      startHydrationQueries(queryClient, window.location);
       return nextTask().then(() => router);
     })
     .then((router) => {

@@ -60,14 +60,16 @@ const STEP_SCREENS: Record<StepName, () => Promise<ScreenModule>> = {
 
 /**
  * The contracts' step registry, which every funnel screen imports, is evaluated in tasks of its own before the
- * screen's code: zod with the answer options' schemas (`options`), then every step's schema and the phone
- * number metadata (`steps`). Together they were one long task while a step's page hydrated
- * (docs/adr/0019-html-first-borrower-screens.md).
+ * screen's code: zod with the answer options' schemas (`options`), then the landing form's schemas the steps
+ * reuse (`landing`), then every step's schema and the phone number metadata (`steps`). Together they were one
+ * long task while a step's page hydrated (docs/adr/0019-html-first-borrower-screens.md).
  */
 const stepRegistryFirst =
   (load: () => Promise<ScreenModule>): (() => Promise<ScreenModule>) =>
   () =>
     import('@funnel/contracts/options')
+      .then(nextTask)
+      .then(() => import('@funnel/contracts/landing'))
       .then(nextTask)
       .then(() => import('@funnel/contracts/steps'))
       .then(nextTask)
@@ -78,6 +80,8 @@ const stepRoutes: RouteObject[] = (Object.keys(STEP_SCREENS) as StepName[]).map(
   handle: { step } satisfies FunnelRouteHandle,
   lazy: screen(`src/features/funnel/steps/${step}-step.tsx`, stepRegistryFirst(STEP_SCREENS[step])),
 }));
+
+const FUNNEL_ROUTE_ID = 'funnel';
 
 const matchingScreen = screen(
   'src/features/matching/components/matching-screen.tsx',
@@ -108,6 +112,8 @@ const routes: RouteObject[] = [
         ),
       },
       {
+        // The funnel's frame (progress, the lead's answers) around every step screen: it reads the lead first.
+        id: FUNNEL_ROUTE_ID,
         lazy: screen(
           'src/features/funnel/components/funnel-layout.tsx',
           stepRegistryFirst(() => import('@/features/funnel/components/funnel-layout')),
@@ -262,6 +268,11 @@ export async function loadRoutesFor(pathname: string): Promise<void> {
       Object.assign(route, await lazy(), { lazy: undefined });
     }),
   );
+}
+
+/** Whether `pathname` is one of the funnel's screens, whose first render reads the visitor's lead. */
+export function readsLeadFirst(pathname: string): boolean {
+  return (matchRoutes(routes, pathname) ?? []).some(({ route }) => route.id === FUNNEL_ROUTE_ID);
 }
 
 /** The source modules of the lazy routes `pathname` matches (Vite manifest keys), outermost first. */

@@ -7,6 +7,8 @@ import { startTransition, useEffect, useState } from 'react';
 let hydrated = false;
 /** Set by main.tsx right before `hydrateRoot`: renders until `markHydrated` must draw what the prerender drew. */
 let hydrating = false;
+let resolveHydrated: () => void = () => undefined;
+const hydratedOnce = new Promise<void>((resolve) => (resolveHydrated = resolve));
 
 export function startHydration(): void {
   hydrating = true;
@@ -20,6 +22,12 @@ export function markHydrated(): void {
   hydrated = true;
   hydrating = false;
   document.documentElement.dataset.hydrated = '';
+  resolveHydrated();
+}
+
+/** Resolves once the app has the page (`markHydrated`). */
+export function whenHydrated(): Promise<void> {
+  return hydratedOnce;
 }
 
 /** True while React hydrates a page on which the visitor has already put focus in a field or a button. */

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   useForm,
   type DefaultValues,
@@ -52,15 +52,20 @@ export function useSchemaForm<V extends FieldValues>({
     // The DOM search below also reaches groups (radio cards, the date grid) and messages on no single control.
     shouldFocusError: false,
   });
-  const [formElement, setFormElement] = useState<HTMLFormElement | null>(null);
+  // A ref, not state: setting state from a ref callback made React render the whole screen again, at once, in
+  // the task that commits it (the hydration's longest, docs/adr/0019-html-first-borrower-screens.md).
+  const formElement = useRef<HTMLFormElement | null>(null);
+  const attachForm = useCallback((element: HTMLFormElement | null) => {
+    formElement.current = element;
+  }, []);
   const [busy, setBusy] = useState(false);
   const [rejections, setRejections] = useState(0);
   // `busy` drives rendering; the ref closes the gap between a press and the re-render it causes.
   const busyRef = useRef(false);
 
   useEffect(() => {
-    if (rejections > 0) focusFirstInvalid(formElement);
-  }, [rejections, formElement]);
+    if (rejections > 0) focusFirstInvalid(formElement.current);
+  }, [rejections]);
 
   /** Shows the server's messages beside their fields and moves focus to the first one. */
   function reject(fields: FieldMessages) {
@@ -91,7 +96,7 @@ export function useSchemaForm<V extends FieldValues>({
 
   return {
     form,
-    attachForm: setFormElement,
+    attachForm,
     busy,
     submit(onValid) {
       void guarded(async () => {
