@@ -20,6 +20,14 @@ const cpuCount = (() => {
  */
 export const CPU = { server: '0', load: cpuCount > 1 ? '1' : '0' } as const;
 
+/**
+ * A command that runs `executable` on every CPU, whatever this process is pinned to (scripts/bench.mjs pins each
+ * benchmark to the load CPU, and a child inherits that): `[command, ...args]` to prefix, empty without taskset.
+ */
+export function onEveryCpu(): string[] {
+  return hasTaskset ? ['taskset', '-c', `0-${cpuCount - 1}`] : [];
+}
+
 export interface Service {
   readonly child: ChildProcess;
   readonly pid: number;
