@@ -4,7 +4,7 @@
 // says which); last it checks that no process it started is still running.
 // Ends with one line "Tests: N passed, N failed" summing every runner.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findChromium } from './chromium.mjs';
@@ -19,10 +19,13 @@ env.REFERENCE_DATA_DIR ??= path.resolve(root, '../shared/data');
 
 let passed = 0;
 let failed = 0;
+/** What failed, by name, repeated at the end (a long run's failure is otherwise far up in its output). */
+const failures = [];
 
 function step(title, command, args) {
   console.log(`\n▶ ${title}`);
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
+  if (result.status !== 0) failures.push(`step "${title}" exited ${result.status ?? result.signal}`);
   return result.status === 0;
 }
 
@@ -44,8 +47,14 @@ function finish(ok) {
     }
     console.log(left.length === 0 ? 'None left.' : `${left.length} left running (now killed).`);
     if (left.length === 0) passed += 1;
-    else failed += 1;
+    else {
+      failed += 1;
+      failures.push(`processes left running: ${left.map((p) => p.args).join('; ')}`);
+    }
   }
+  // .ci/run prints this file again at its very end.
+  writeFileSync(path.join(reportDir, 'failures.txt'), failures.map((line) => `${line}\n`).join(''));
+  if (failures.length > 0) console.log(`\nFailed:\n${failures.map((line) => `  ${line}`).join('\n')}`);
   console.log(`\nTests: ${passed} passed, ${failed} failed`);
   process.exit(ok && failed === 0 ? 0 : 1);
 }
@@ -54,6 +63,7 @@ function finish(ok) {
 const browser = findChromium(env);
 if (!browser.path) {
   console.error(`\n${browser.problem}`);
+  failures.push(`no browser: ${browser.problem}`);
   finish(false);
 }
 env.CHROMIUM_PATH = browser.path;
@@ -64,6 +74,7 @@ try {
   services = startTestServices(root, env);
 } catch (error) {
   console.error(`\n${error.message}`);
+  failures.push(`test services: ${error.message}`);
   finish(false);
 }
 console.log(`${services.line}\nBrowser: ${browser.path}`);
@@ -90,6 +101,9 @@ if (existsSync(vitestReport)) {
   const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
   passed += report.numPassedTests;
   failed += report.numFailedTests;
+  for (const file of report.testResults ?? [])
+    for (const test of file.assertionResults ?? [])
+      if (test.status === 'failed') failures.push(`${path.relative(root, file.name)} > ${test.fullName}`);
 }
 if (!unitOk) finish(false);
 
@@ -147,6 +161,7 @@ if (e2eFiles.length > 0) {
     const counts = JSON.parse(readFileSync(e2eReport, 'utf8'));
     passed += counts.passed;
     failed += counts.failed;
+    failures.push(...(counts.failures ?? []));
   }
   if (!e2eOk) finish(false);
 }
