@@ -1,22 +1,10 @@
 import type { BuyerHealth } from '@funnel/contracts/buyer-admin';
 import { Button } from '@/components/ui/button';
+import { breakerText } from '../utils/breaker-text';
 import { formatCount, formatRate } from '../utils/number-format';
 import { ReportTable, type ReportColumn } from './report-table';
 
 const capOf = (used: number, cap: number | null) => (cap === null ? formatCount(used) : `${used} / ${cap}`);
-
-const clockTime = new Intl.DateTimeFormat(undefined, {
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** The breaker the workers share: closed, open until a time (then one trial), or half-open (the trial runs). */
-function breakerText({ state, openUntil }: BuyerHealth['breaker']): string {
-  if (state === 'open') return openUntil ? `Open until ${clockTime.format(new Date(openUntil))}` : 'Open';
-  return state === 'half-open' ? 'Half-open (trial)' : 'Closed';
-}
 
 /**
  * Each buyer over the last 15 minutes (ADR 0022): whether it is paused, its circuit breaker and the leads that
