@@ -107,21 +107,28 @@ export async function buildBuyerWalks(
     );
   }
   // An auction ranks its candidates on what each buyer really paid over a rolling window (ADR 0020); without a
-  // system of record, every buyer is ranked on the priors.
-  const auction = file.mode === 'auction' ? file.auction : undefined;
-  const learning =
-    auction && db
-      ? new BuyerLearning(
-          () =>
-            buyerRecords(db, {
-              now: Date.now(),
-              windowMs: auction.windowMs,
-              returnWindowMs: auction.returnWindowMs,
-            }),
-          auction.refreshMs,
-          logger,
-        )
-      : undefined;
+  // system of record, every buyer is ranked on the priors. The mode and the auction's settings are the live
+  // document's, read at each refresh (ADR 0022): buyers switched to auction mode are learned from within
+  // `BUYERS_POLL_MS`, without a restart; in waterfall mode nothing is read.
+  const liveAuction = () => {
+    const current = registry.current.file;
+    return current.mode === 'auction' ? current.auction : undefined;
+  };
+  const learning = db
+    ? new BuyerLearning(
+        async () => {
+          const auction = liveAuction();
+          if (!auction) return undefined;
+          return buyerRecords(db, {
+            now: Date.now(),
+            windowMs: auction.windowMs,
+            returnWindowMs: auction.returnWindowMs,
+          });
+        },
+        () => liveAuction()?.refreshMs ?? env.BUYERS_POLL_MS,
+        logger,
+      )
+    : undefined;
   learning?.start();
 
   const waterfall: WaterfallDeps = {

@@ -6,17 +6,20 @@ const NO_RECORD: BuyerRecord = { posts: 0, accepted: 0, settledSales: 0, returne
 /**
  * What each worker knows of the buyers' records (ADR 0020): read from the system of record every `everyMs`, so
  * ranking a lead costs no query. Until the first read, or for a buyer with no record in the window, a buyer's
- * record is empty and its probabilities are the priors'. A failed read keeps the last records. Started and
+ * record is empty and its probabilities are the priors'. A failed read keeps the last records, and so does a read
+ * that answers `undefined` (nothing to learn now: the buyers are not in auction mode). `everyMs` may be a function,
+ * asked again after each read, so a live change of the refresh interval applies from the next one. Started and
  * stopped by the worker's composition root: nothing runs at import.
  */
 export class BuyerLearning {
   #records = new Map<string, BuyerRecord>();
   #timer: NodeJS.Timeout | undefined;
+  #running = false;
   #refreshing: Promise<void> | undefined;
 
   constructor(
-    private readonly read: () => Promise<Map<string, BuyerRecord>>,
-    private readonly everyMs: number,
+    private readonly read: () => Promise<Map<string, BuyerRecord> | undefined>,
+    private readonly everyMs: number | (() => number),
     private readonly logger?: Logger,
   ) {}
 
@@ -29,7 +32,7 @@ export class BuyerLearning {
   refresh(): Promise<void> {
     this.#refreshing ??= this.read()
       .then((records) => {
-        this.#records = records;
+        if (records) this.#records = records;
       })
       .catch((error: Error) => {
         this.logger?.warn({ err: error.message }, 'buyer records not read; keeping the last ones');
@@ -41,14 +44,20 @@ export class BuyerLearning {
   }
 
   start(): void {
-    if (this.#timer) return;
-    void this.refresh();
-    this.#timer = setInterval(() => void this.refresh(), this.everyMs);
-    this.#timer.unref();
+    if (this.#running) return;
+    this.#running = true;
+    const tick = () => {
+      void this.refresh();
+      const everyMs = typeof this.everyMs === 'function' ? this.everyMs() : this.everyMs;
+      this.#timer = setTimeout(tick, everyMs);
+      this.#timer.unref();
+    };
+    tick();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.#timer);
+    this.#running = false;
+    clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.#refreshing;
   }
