@@ -16,3 +16,26 @@ export const testEnv = {
   referenceDataDir: process.env.REFERENCE_DATA_DIR || path.resolve(repoRoot, '../shared/data'),
   path: process.env.PATH ?? '',
 } as const;
+
+/** The names of the service URLs the vitest global setup chooses and hands to the test workers. */
+type ServiceUrls = { REDIS_URL: string | undefined; TEST_DATABASE_URL: string | undefined };
+
+/**
+ * The service URLs as this process was started with them (unset: undefined), for the global setup to search from
+ * and to put back once the last project is done.
+ */
+export const givenServiceUrls: Readonly<ServiceUrls> = {
+  REDIS_URL: process.env.REDIS_URL,
+  TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
+};
+
+/**
+ * Sets the service URLs in this process's environment (undefined: removes one), which the test workers and the
+ * processes they start inherit.
+ */
+export function publishServiceUrls(urls: ServiceUrls): void {
+  for (const [name, value] of Object.entries(urls)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+}

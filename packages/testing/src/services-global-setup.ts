@@ -1,6 +1,7 @@
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { findTestServices, type TestServices } from '../../../scripts/services.mjs';
+import { givenServiceUrls, publishServiceUrls } from './env.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,7 +14,6 @@ declare module 'vitest' {
 interface Shared {
   services: Promise<TestServices>;
   users: number;
-  saved: { REDIS_URL: string | undefined; TEST_DATABASE_URL: string | undefined };
 }
 const SHARED = Symbol.for('funnel.test-services');
 const registry = globalThis as { [SHARED]?: Shared };
@@ -28,17 +28,15 @@ const registry = globalThis as { [SHARED]?: Shared };
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   let shared = registry[SHARED];
   if (!shared) {
-    const saved = { REDIS_URL: process.env.REDIS_URL, TEST_DATABASE_URL: process.env.TEST_DATABASE_URL };
     // Imported here, not in services.mjs (vitest leaves .mjs files to Node, which would want packages/db's build),
     // by path: @funnel/db depends on this package, so this package cannot depend on it.
     const loadPglite = () => import('../../db/src/pglite-server.js');
-    const services = findTestServices(process.env, { loadPglite }).then((found) => {
+    const services = findTestServices(givenServiceUrls, { loadPglite }).then((found) => {
       process.stdout.write(`${found.line}\n`);
-      process.env.REDIS_URL = found.redisUrl;
-      process.env.TEST_DATABASE_URL = found.databaseUrl;
+      publishServiceUrls({ REDIS_URL: found.redisUrl, TEST_DATABASE_URL: found.databaseUrl });
       return found;
     });
-    shared = { services, users: 0, saved };
+    shared = { services, users: 0 };
     registry[SHARED] = shared;
   }
   shared.users += 1;
@@ -50,10 +48,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     mine.users -= 1;
     if (mine.users > 0) return;
     delete registry[SHARED];
-    for (const [name, value] of Object.entries(mine.saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    publishServiceUrls(givenServiceUrls);
     await services.stop();
   };
 }
