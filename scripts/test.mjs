@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findChromium } from './chromium.mjs';
 import { processWatch, startTestServices } from './test-processes.mjs';
+import { vitestFailures } from './vitest-failures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const reportDir = path.join(root, '.data', 'test-reports');
@@ -101,9 +102,7 @@ if (existsSync(vitestReport)) {
   const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
   passed += report.numPassedTests;
   failed += report.numFailedTests;
-  for (const file of report.testResults ?? [])
-    for (const test of file.assertionResults ?? [])
-      if (test.status === 'failed') failures.push(`${path.relative(root, file.name)} > ${test.fullName}`);
+  failures.push(...vitestFailures(vitestReport, root));
 }
 if (!unitOk) finish(false);
 
