@@ -13,8 +13,8 @@ const NO_RECORD: BuyerRecord = { posts: 0, accepted: 0, settledSales: 0, returne
  */
 export class BuyerLearning {
   #records = new Map<string, BuyerRecord>();
+  /** The next read's timer: set from `start` to `stop`. */
   #timer: NodeJS.Timeout | undefined;
-  #running = false;
   #refreshing: Promise<void> | undefined;
 
   constructor(
@@ -44,8 +44,7 @@ export class BuyerLearning {
   }
 
   start(): void {
-    if (this.#running) return;
-    this.#running = true;
+    if (this.#timer) return;
     const tick = () => {
       void this.refresh();
       const everyMs = typeof this.everyMs === 'function' ? this.everyMs() : this.everyMs;
@@ -56,7 +55,6 @@ export class BuyerLearning {
   }
 
   async stop(): Promise<void> {
-    this.#running = false;
     clearTimeout(this.#timer);
     this.#timer = undefined;
     await this.#refreshing;
