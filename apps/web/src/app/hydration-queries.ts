@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { getLead, LEAD_QUERY_KEY } from '@/lib/get-lead';
+import { getLead, leadQuery } from '@/lib/get-lead';
 import { whenHydrated } from '@/lib/hydration';
-import { getPublicConfig, PUBLIC_CONFIG_QUERY_KEY } from '@/lib/public-config';
+import { getPublicConfig, publicConfigQuery } from '@/lib/public-config';
 import { readsLeadFirst } from './router';
 
 /**
@@ -24,16 +24,14 @@ async function afterHydration<T>(request: Promise<T>): Promise<T> {
  */
 export function startHydrationQueries(queryClient: QueryClient, { pathname, search }: Location): void {
   void queryClient.prefetchQuery({
-    queryKey: PUBLIC_CONFIG_QUERY_KEY,
+    ...publicConfigQuery,
     queryFn: ({ signal }) => afterHydration(getPublicConfig(signal)),
-    staleTime: Infinity,
   });
   // /start with a deep link's query starts a new lead instead of reading one.
   if (readsLeadFirst(pathname) || (pathname === '/start' && search === '')) {
     void queryClient.prefetchQuery({
-      queryKey: LEAD_QUERY_KEY,
+      ...leadQuery,
       queryFn: ({ signal }) => afterHydration(getLead(signal)),
-      staleTime: Infinity,
     });
   }
 }

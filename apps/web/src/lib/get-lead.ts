@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { LeadSummary } from '@funnel/contracts/api';
 import { apiRequest, lazySchema } from '@/lib/api-client';
 import { ApiRequestError } from '@/lib/api-request-error';
@@ -23,13 +23,14 @@ export async function getLead(signal?: AbortSignal): Promise<LeadSummary> {
 }
 
 /** The lead behind the session cookie. It changes only when a step is saved, which refetches it. */
+export const leadQuery = queryOptions({
+  queryKey: LEAD_QUERY_KEY,
+  queryFn: ({ signal }) => getLead(signal),
+  staleTime: Infinity,
+});
+
 export function useLead({ enabled = true }: { enabled?: boolean } = {}) {
-  return useQuery({
-    queryKey: LEAD_QUERY_KEY,
-    queryFn: ({ signal }) => getLead(signal),
-    staleTime: Infinity,
-    enabled,
-  });
+  return useQuery({ ...leadQuery, enabled });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PublicConfig } from '@funnel/contracts/public-config';
 import { apiRequest, lazySchema } from './api-client';
 import { setBusinessTimeZone } from './business-today';
@@ -20,10 +20,12 @@ export async function getPublicConfig(signal?: AbortSignal): Promise<PublicConfi
 }
 
 /** The deployment's public configuration. It only changes with a deployment, so it is read once per visit. */
+export const publicConfigQuery = queryOptions({
+  queryKey: PUBLIC_CONFIG_QUERY_KEY,
+  queryFn: ({ signal }) => getPublicConfig(signal),
+  staleTime: Infinity,
+});
+
 export function usePublicConfig() {
-  return useQuery({
-    queryKey: PUBLIC_CONFIG_QUERY_KEY,
-    queryFn: ({ signal }) => getPublicConfig(signal),
-    staleTime: Infinity,
-  });
+  return useQuery(publicConfigQuery);
 }
