@@ -21,8 +21,8 @@ const cpuCount = (() => {
 export const CPU = { server: '0', load: cpuCount > 1 ? '1' : '0' } as const;
 
 /**
- * A command that runs `executable` on every CPU, whatever this process is pinned to (scripts/bench.mjs pins each
- * benchmark to the load CPU, and a child inherits that): `[command, ...args]` to prefix, empty without taskset.
+ * The prefix (`taskset -c 0-N`) that runs a command on every CPU, whatever this process is pinned to
+ * (scripts/bench.mjs pins each benchmark to the load CPU, and a child inherits that); empty without taskset.
  */
 export function onEveryCpu(): string[] {
   return hasTaskset ? ['taskset', '-c', `0-${cpuCount - 1}`] : [];

@@ -17,7 +17,10 @@
 // the same press again (src/app/early-input.ts); what was typed stays in the fields meanwhile.
 const code = document.currentScript?.dataset.app?.split(' ') ?? [];
 
-/** How many chunks are asked for per task: each `modulepreload` added costs the main thread 0.5–3 ms (traced here: six in one task took 16 ms). */
+/**
+ * How many chunks are asked for per task: each `modulepreload` added costs the main thread 0.5–3 ms (traced here:
+ * six in one task took 16 ms).
+ */
 const PER_TASK = 2;
 
 function loadApp() {

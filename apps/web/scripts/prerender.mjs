@@ -2,8 +2,9 @@
 // page of real HTML (docs/adr/0019-html-first-borrower-screens.md). Each page is dist/index.html with the screen
 // rendered into #root and every stylesheet the page needs inlined in <style> (about 4 kB gzip): nothing blocks the
 // first paint, and nothing is fetched before it but the page itself (public/early-input.js and the favicon are
-// inlined too; Lighthouse counts every request started before the largest paint as holding that paint up). Each inlined sheet keeps a `disabled` <link> (never fetched) so Vite's loader knows it is there and
-// does not add it again on a later route. The page asks for no code itself: early-input.js, inlined, fetches the
+// inlined too; Lighthouse counts every request started before the largest paint as holding that paint up). Each
+// inlined sheet keeps a `disabled` <link> (never fetched) so Vite's loader knows it is there and does not add it
+// again on a later route. The page asks for no code itself: early-input.js, inlined, fetches the
 // entry and every chunk of the route at once (no entry → router → lazy route waterfall) after the first paint,
 // from the list this script writes on its tag, so the code never competes with the paint. The BFF serves
 // dist/html/<route>.html for /<route>, and dist/index.html for any other address: that shell (for `/`, which
