@@ -56,7 +56,9 @@ describe('SuppressionList on real Redis', () => {
       request: expect.stringMatching(/^enc:v1:k1:/),
     });
     // Sealed before it enters Redis (and so the AOF); the key ring opens it, bound to its request id.
-    expect(fields.join(' ')).not.toMatch(/maria|example|212|555|0142/i);
+    // The contact in any spelling, not its three-digit fragments: a random request id or ciphertext holds "555" now
+    // and then, and made this test fail by chance.
+    expect(fields.join(' ')).not.toMatch(/maria|example|212\D*555\D*0142/i);
     expect(openPrivacyRequest(sealer, entry)).toEqual(REQUEST);
     expect(() => openPrivacyRequest(sealer, { ...entry, requestId: 'another-request' })).toThrow();
     // An entry written before requests were sealed is read as it is.
