@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import boundaries from './eslint-rules/boundaries.js';
+import testClocks from './eslint-rules/test-clocks.js';
 
 // typescript-eslint parses with TypeScript's JavaScript API, which TypeScript 7 (the native compiler that type-checks
 // the repo) does not ship: the root `typescript` package stays on 6.0 for the linter (docs/dependencies.md).
@@ -59,8 +60,15 @@ export default defineConfig(
     rules: { 'no-console': 'off' },
   },
 
-  // ── Boundaries STYLE.md states, checked by machine (issue 24). Kept as one block for easy merging. ──
-  // Config comes from each app's env.ts (STYLE.md convention 6): nothing else reads process.env.
+  // Timing never goes into the tests (docs/adr/0028): no assertion compares an elapsed time with a threshold.
+  {
+    files: ['**/*.test.{ts,tsx}', '**/e2e/**/*.ts', '**/test/**/*.ts'],
+    plugins: { 'test-clocks': testClocks },
+    rules: { 'test-clocks/no-elapsed-time-assertions': 'error' },
+  },
+
+  // ── Boundaries docs/conventions.md states, checked by machine (issue 24). Kept as one block for easy merging. ──
+  // Config comes from each app's env.ts (docs/conventions.md, rule 6): nothing else reads process.env.
   {
     files: ['**/*.{ts,tsx,js,mjs,cjs,mts,cts}'],
     rules: {
@@ -70,7 +78,7 @@ export default defineConfig(
           object: 'process',
           property: 'env',
           message:
-            "Read configuration in the app's env.ts (parsed once with zod) and pass it in; see STYLE.md 6.",
+            "Read configuration in the app's env.ts (parsed once with zod) and pass it in; see docs/conventions.md, rule 6.",
         },
       ],
       'no-restricted-imports': [
@@ -79,7 +87,7 @@ export default defineConfig(
           name,
           importNames: ['env'],
           message:
-            "Read configuration in the app's env.ts (parsed once with zod) and pass it in; see STYLE.md 6.",
+            "Read configuration in the app's env.ts (parsed once with zod) and pass it in; see docs/conventions.md, rule 6.",
         })),
       ],
     },
@@ -99,13 +107,13 @@ export default defineConfig(
     ],
     rules: { 'no-restricted-properties': 'off', 'no-restricted-imports': 'off' },
   },
-  // Apps never import each other, nor does a package import an app (STYLE.md convention 2).
+  // Apps never import each other, nor does a package import an app (docs/conventions.md, rule 2).
   {
     files: ['apps/**/*.{ts,tsx,js,mjs}', 'packages/**/*.{ts,tsx,js,mjs}'],
     plugins: { boundaries },
     rules: { 'boundaries/no-cross-app-imports': 'error' },
   },
-  // One web feature never imports another (bulletproof-react; STYLE.md): shared code lives above features/.
+  // One web feature never imports another (docs/conventions.md, "In the web app"): shared code lives above features/.
   {
     files: ['apps/web/src/features/**/*.{ts,tsx}'],
     plugins: { boundaries },

@@ -11,7 +11,7 @@ import type { KnipConfig } from 'knip';
  * package would look unused.
  */
 const config: KnipConfig = {
-  // An export its own file uses too is not reported: STYLE.md's web API files export the fetcher beside the
+  // An export its own file uses too is not reported: docs/conventions.md's web API files export the fetcher beside the
   // react-query hook that calls it, and env.ts files export the schema loadEnv parses. Exports nothing uses at
   // all are still reported.
   ignoreExportsUsedInFile: true,
@@ -59,7 +59,7 @@ const config: KnipConfig = {
     'packages/contracts': {
       project: ['src/**/*.ts'],
       includeEntryExports: true,
-      // STYLE.md convention 3: each schema exports its type (`type Xxx = z.infer<typeof XxxSchema>`) beside it,
+      // docs/conventions.md, rule 3: each schema exports its type (`type Xxx = z.infer<typeof XxxSchema>`) beside it,
       // as part of the contract, whether or not a consumer names the type yet.
       ignoreIssues: { 'src/**/*.ts': ['types'] },
     },

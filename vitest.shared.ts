@@ -24,3 +24,10 @@ export const serverSourceResolution: Pick<UserConfig, 'resolve' | 'ssr'> = {
     },
   },
 };
+
+/**
+ * How long a test or hook may run before it counts as hung: a bound, never a speed check (speed is measured in
+ * bench/). CI runs vitest beside the browser tests, the build and the compose test on two cores, where a test that
+ * takes a second alone can take ten; vitest's 5 s default then fails tests that would pass.
+ */
+export const hungTestBounds = { testTimeout: 60_000, hookTimeout: 60_000 } as const;

@@ -3,15 +3,18 @@
 // its own, dropped after); 20 pauses (each followed by its resume), each timed from the API's answer to the
 // pause until the last worker notes that it runs that version (the workers' applied-version hash, ADR 0022).
 // Baseline, same run: a bare Redis PUBLISH from the benchmark reaching two subscribers of its own, the floor of
-// any change message. Goal: the issue's "every worker applies a change within 5 s", p95 ≤ 5,000 ms.
+// any change message. Goal (docs/adr/0028): p95 over that floor ≤ a quarter of the workers' poll interval
+// (BUYERS_POLL_MS): a change must arrive by its message, since one caught only by the poll lands, evenly spread,
+// anywhere in the interval. The issue's 5 s cannot be missed while the poll runs every 2 s.
+// BENCH_SABOTAGE=buyer-pause gives the BFF another key prefix: it publishes where no worker listens.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { migrate, openDatabase } from '@funnel/db/database';
-import { appliedBuyerVersions } from '@funnel/server-runtime/buyer-config-signal';
+import { buyerWorkers } from '@funnel/server-runtime/buyer-config-signal';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
-import { smoke } from './lib/bench-options.js';
+import { sabotaged, smoke } from './lib/bench-options.js';
 import { withServices } from './lib/processes.js';
 import { fmt, report } from './lib/report.js';
 import { benchSecrets, redisClient, startBff, startRedis, startWorker } from './lib/services.js';
@@ -19,6 +22,7 @@ import { percentile } from './lib/stats.js';
 
 const PAUSES = smoke ? 3 : 20;
 const WORKERS = 2;
+const POLL_MS = 2000;
 const KEY_PREFIX = 'bench:';
 const TOKEN = randomBytes(24).toString('hex');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -52,9 +56,9 @@ async function lastApplied(
   count: number,
 ): Promise<number> {
   for (let i = 0; i < 20_000; i++) {
-    const applied = [...(await appliedBuyerVersions(redis, KEY_PREFIX)).values()];
+    const applied = await buyerWorkers(redis, KEY_PREFIX, Date.now());
     const caughtUp = applied.filter((w) => w.version >= version);
-    if (caughtUp.length >= count) return Math.max(...caughtUp.map((w) => w.at));
+    if (caughtUp.length >= count) return Math.max(...caughtUp.map((w) => w.appliedAt));
     await sleep(2);
   }
   throw new Error(`the workers did not reach version ${version}`);
@@ -82,10 +86,16 @@ try {
     const redis = track(await startRedis());
     const secrets = benchSecrets();
     const common = { DATABASE_URL: databaseUrl, BUYERS_FILE: buyersFile };
+    const bffEnv = { ...common, ADMIN_API_TOKEN: TOKEN };
     const bff = track(
-      await startBff({ redisUrl: redis.url, secrets, env: { ...common, ADMIN_API_TOKEN: TOKEN } }),
+      await startBff({
+        redisUrl: redis.url,
+        secrets,
+        env: sabotaged('buyer-pause') ? { ...bffEnv, REDIS_KEY_PREFIX: 'sabotaged:' } : bffEnv,
+      }),
     );
-    for (let i = 0; i < WORKERS; i++) track(await startWorker(redis.url, KEY_PREFIX, secrets, common));
+    const workerEnv = { ...common, BUYERS_POLL_MS: String(POLL_MS) };
+    for (let i = 0; i < WORKERS; i++) track(await startWorker(redis.url, KEY_PREFIX, secrets, workerEnv));
     const client = redisClient(redis.url);
     const call = async (route: string): Promise<number> => {
       const response = await fetch(`${bff.url}/api/v1/admin/buyers${route}`, {
@@ -112,28 +122,33 @@ try {
     await client.quit();
     const floor = await publishFloor(redis.url);
     const p95 = percentile(fromAnswer, 95);
+    const resumeP95 = percentile(resumes, 95);
     const floorP95 = percentile(floor, 95);
+    const overFloor = (ms: number) => ({
+      of: 'over the floor',
+      measured: ms - floorP95,
+      op: '<=' as const,
+      limit: POLL_MS / 4,
+      unit: ' ms',
+    });
     report({
       measure: `buyer pause → last of ${WORKERS} workers applying it, p50 (${PAUSES} pauses)`,
       product: fmt.ms(percentile(fromAnswer, 50)),
       baseline: fmt.ms(percentile(floor, 50)),
-      goal: 'information',
-      pass: true,
     });
     report({
-      measure: `buyer resume → last of ${WORKERS} workers applying it, p95 (${PAUSES} resumes)`,
-      product: fmt.ms(percentile(resumes, 95)),
+      measure: `buyer resume → last of ${WORKERS} workers applying it, p95 (${PAUSES} resumes, poll every ${POLL_MS} ms)`,
+      product: fmt.ms(resumeP95),
       baseline: fmt.ms(floorP95),
-      goal: '≤ 5,000 ms',
-      pass: percentile(resumes, 95) <= 5000,
+      ratio: `+${fmt.ms(resumeP95 - floorP95)}`,
+      goals: [overFloor(resumeP95)],
     });
     report({
-      measure: `buyer pause → last of ${WORKERS} workers applying it, p95 (${PAUSES} pauses)`,
+      measure: `buyer pause → last of ${WORKERS} workers applying it, p95 (${PAUSES} pauses, poll every ${POLL_MS} ms)`,
       product: fmt.ms(p95),
       baseline: fmt.ms(floorP95),
       ratio: `+${fmt.ms(p95 - floorP95)}`,
-      goal: '≤ 5,000 ms',
-      pass: p95 <= 5000,
+      goals: [overFloor(p95)],
     });
   });
 } finally {

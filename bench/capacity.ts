@@ -122,9 +122,22 @@ const pool = async (count: number, run: (i: number) => Promise<void>, parallel: 
   );
 };
 
+/**
+ * `fetch`, sent again after a second on a 503 (the BFF's answer while Redis is slow to confirm), up to five times,
+ * as the web app does: a smoke run shares a busy machine.
+ */
+async function fetchRetrying(url: string, init: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await fetch(url, init);
+    if (response.status !== 503 || attempt === 5) return response;
+    await response.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
 /** A visitor's draft: the lead created and every step saved. Returns the session cookie. */
 async function draftLead(baseUrl: string, body: Record<string, unknown>): Promise<string> {
-  const created = await fetch(`${baseUrl}/api/v1/lead`, {
+  const created = await fetchRetrying(`${baseUrl}/api/v1/lead`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ amount: body.amount, loanReason: body.loanReason, zipCode: body.zipCode }),
@@ -133,7 +146,7 @@ async function draftLead(baseUrl: string, body: Record<string, unknown>): Promis
   const cookie = created.headers.getSetCookie()[0]!.split(';')[0]!;
   for (const step of STEPS) {
     const answer = Object.fromEntries(step.fields.filter((f) => f in body).map((f) => [f, body[f]]));
-    const saved = await fetch(`${baseUrl}/api/v1/lead/steps/${step.name}`, {
+    const saved = await fetchRetrying(`${baseUrl}/api/v1/lead/steps/${step.name}`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json', cookie },
       body: JSON.stringify(answer),

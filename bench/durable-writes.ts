@@ -82,8 +82,7 @@ await withServices(async (track) => {
       product: fmt.rate(product),
       baseline: fmt.rate(baseline),
       ratio: fmt.ratio(product / baseline),
-      goal: `≥ ${goal.toFixed(2)}×`,
-      pass: product / baseline >= goal,
+      goals: [{ measured: product / baseline, op: '>=', limit: goal, unit: '×' }],
     });
     return baseline;
   };
@@ -105,7 +104,9 @@ await withServices(async (track) => {
     product: `${fmt.ms(waitP99)} (${fmt.rate(achieved)} achieved)`,
     baseline: fmt.ms(nowaitP99),
     ratio: fmt.ratio(waitP99 / Math.max(nowaitP99, 1)),
-    goal: '≤ 2×, rate kept',
-    pass: waitP99 / Math.max(nowaitP99, 1) <= 2 && achieved >= rate * 0.95,
+    goals: [
+      { measured: waitP99 / Math.max(nowaitP99, 1), op: '<=', limit: 2, unit: '×' },
+      { of: 'rate kept', measured: achieved / rate, op: '>=', limit: 0.95, unit: '×' },
+    ],
   });
 });

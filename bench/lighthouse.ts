@@ -156,13 +156,13 @@ try {
         product: `perf ${performance}, a11y ${accessibility}, LCP ${fmt.ms(lcp)}, TBT ${fmt.ms(tbt)} (from thread time ${fmt.ms(threadTbt)}), CLS ${cls.toFixed(3)}`,
         baseline: `perf ${median(baselineRuns.map((r) => r.performance))}, LCP ${fmt.ms(baselineLcp)}, TBT ${fmt.ms(median(baselineRuns.map((r) => r.tbt)))} (one-form page)`,
         ratio: `LCP ${fmt.ratio(lcp / baselineLcp)}`,
-        goal: `perf ≥ 95, a11y 100, LCP ≤ 1.5×, TBT ≤ ${TBT_GOAL_MS} ms, CLS ≤ ${CLS_GOAL}`,
-        pass:
-          performance >= 95 &&
-          accessibility === 100 &&
-          lcp / baselineLcp <= 1.5 &&
-          tbt <= TBT_GOAL_MS &&
-          cls <= CLS_GOAL,
+        goals: [
+          { of: 'perf', measured: performance, op: '>=', limit: 95 },
+          { of: 'a11y', measured: accessibility, op: '>=', limit: 100 },
+          { of: 'LCP', measured: lcp / baselineLcp, op: '<=', limit: 1.5, unit: '×' },
+          { of: 'TBT', measured: tbt, op: '<=', limit: TBT_GOAL_MS, unit: ' ms' },
+          { of: 'CLS', measured: cls, op: '<=', limit: CLS_GOAL },
+        ],
       });
     }
   });

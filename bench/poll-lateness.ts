@@ -162,18 +162,23 @@ await withServices(async (track) => {
     product: `${fmt.ms(p99)} (p50 ${fmt.ms(percentile(lateness, 50))})`,
     baseline: `${fmt.ms(baseP99)} (p50 ${fmt.ms(percentile(baselineLateness, 50))}; no-op BullMQ poller, ${baselineLateness.length} gaps)`,
     ratio: fmt.ratio(p99 / Math.max(baseP99, 1)),
-    goal: '≤ 1.5× and ≤ 250 ms',
-    pass: p99 / Math.max(baseP99, 1) <= 1.5 && p99 <= 250,
+    goals: [
+      { measured: p99 / Math.max(baseP99, 1), op: '<=', limit: 1.5, unit: '×' },
+      { of: 'p99', measured: p99, op: '<=', limit: 250, unit: ' ms' },
+    ],
   });
-  const steadyP99 = percentile(steadyLateness, 99);
-  report({
-    measure: `poll lateness p99 once every lead was pinged, information (${steadyLateness.length} gaps)`,
-    product: `${fmt.ms(steadyP99)} (p50 ${fmt.ms(percentile(steadyLateness, 50))})`,
-    baseline: `${fmt.ms(baseP99)} (no-op BullMQ poller)`,
-    ratio: fmt.ratio(steadyP99 / Math.max(baseP99, 1)),
-    goal: 'none',
-    pass: true,
-  });
+  // Information only; a short run on a busy machine may end before any lead's polls settle.
+  if (steadyLateness.length === 0) {
+    console.log('# poll lateness once every lead was pinged: no gap measured (no lead got that far)');
+  } else {
+    const steadyP99 = percentile(steadyLateness, 99);
+    report({
+      measure: `poll lateness p99 once every lead was pinged, information (${steadyLateness.length} gaps)`,
+      product: `${fmt.ms(steadyP99)} (p50 ${fmt.ms(percentile(steadyLateness, 50))})`,
+      baseline: `${fmt.ms(baseP99)} (no-op BullMQ poller)`,
+      ratio: fmt.ratio(steadyP99 / Math.max(baseP99, 1)),
+    });
+  }
   const proxied = bucketCounts(
     recorded.bounds,
     lateness.map((ms) => ms / 1000),
@@ -189,15 +194,23 @@ await withServices(async (track) => {
     measure: `poll lateness buckets, workers' ${LATENESS_METRIC} (${recorded.counts.reduce((a, b) => a + b, 0)} polls, 2 workers) vs the proxy (${lateness.length} gaps), p50 / p90 / p99`,
     product: agreement.map((a) => bucketName(a.recorded)).join(' / '),
     baseline: agreement.map((a) => bucketName(a.proxied)).join(' / '),
-    goal: 'each within one bucket',
-    pass: agreement.every((a) => Math.abs(a.recorded - a.proxied) <= 1),
+    goals: [
+      {
+        of: 'buckets apart',
+        measured: Math.max(...agreement.map((a) => Math.abs(a.recorded - a.proxied))),
+        op: '<=',
+        limit: 1,
+      },
+    ],
   });
   const decided = decisionToStored.filter((ms) => !Number.isNaN(ms));
   report({
     measure: `upstream decision → outcome stored p99 (${decided.length} decided, ${undecided} not)`,
     product: decided.length ? fmt.ms(percentile(decided, 99)) : 'none',
     baseline: '–',
-    goal: '≤ 2,500 ms, all decided',
-    pass: undecided === 0 && percentile(decided, 99) <= 2500,
+    goals: [
+      { measured: decided.length ? percentile(decided, 99) : Number.NaN, op: '<=', limit: 2500, unit: ' ms' },
+      { of: 'not decided', measured: undecided, op: '<=', limit: 0 },
+    ],
   });
 });

@@ -1,4 +1,4 @@
-// Two ESLint rules for the boundaries STYLE.md states (convention 2, and bulletproof-react's "no cross-feature
+// Two ESLint rules for the boundaries docs/conventions.md states (rule 2, and "In the web app"'s "no cross-feature
 // imports"), written against the rule API ESLint 9 and 10 share (`context.filename`, `meta.messages`), so they
 // need no plugin and survive an ESLint upgrade:
 // - `no-cross-app-imports`: nothing under apps/ or packages/ imports an app it is not part of, by relative
@@ -58,7 +58,7 @@ function onEveryImport(check) {
 const noCrossAppImports = {
   meta: {
     type: 'problem',
-    docs: { description: 'An app is imported by no other app or package (STYLE.md, convention 2).' },
+    docs: { description: 'An app is imported by no other app or package (docs/conventions.md, rule 2).' },
     schema: [],
     messages: {
       crossApp:
@@ -85,7 +85,8 @@ const noCrossFeatureImports = {
   meta: {
     type: 'problem',
     docs: {
-      description: 'A web feature imports nothing from another feature (STYLE.md, bulletproof-react).',
+      description:
+        'A web feature imports nothing from another feature (docs/conventions.md, "In the web app").',
     },
     schema: [],
     messages: {

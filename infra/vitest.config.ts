@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
-import { serverSourceResolution } from '../vitest.shared.js';
+import { hungTestBounds, serverSourceResolution } from '../vitest.shared.js';
 
 /** Checks of the operator's infra files (dashboards, alert rules) against what the apps export. */
 export default defineConfig({
   ...serverSourceResolution,
-  test: { name: 'infra', include: ['test/**/*.test.ts'] },
+  test: { ...hungTestBounds, name: 'infra', include: ['test/**/*.test.ts'] },
 });

@@ -46,8 +46,12 @@ const started = Date.now();
 for (const name of SCRIPTS) {
   const node = [process.execPath, '--conditions=source', '--import', 'tsx', `bench/${name}.ts`];
   const [command, ...args] = hasTaskset ? ['taskset', '-c', '1', ...node] : node;
+  const scriptStarted = Date.now();
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
   if (result.status !== 0) failed.push(name);
+  console.log(
+    `# ${name}.ts: ${result.status === 0 ? 'done' : `exit ${result.status}`} in ${Math.round((Date.now() - scriptStarted) / 1000)} s`,
+  );
 }
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 console.log(

@@ -10,6 +10,10 @@
  * BFF and one worker container during a burst and counts the leads lost (must be 0). Tears everything down:
  * containers, networks, volumes, its app images, and the dockerd it started.
  *
+ * `--images-only` builds the images and stops there, keeping every build stage in the engine's image store under
+ * ~/.cache, so a run that follows builds from the cache: npm test starts it at once, beside the type check and
+ * the unit tests, and the full run once the unit tests are done.
+ *
  * Exit code 1 on any failure. Prints image sizes, time to healthy, the lead's outcome, targets up, rules loaded
  * and the lost count.
  */
@@ -35,12 +39,15 @@ import {
   BASE_IMAGES,
   REPO_ROOT,
   buildBaseImages,
+  buildImage,
   log,
   run,
   startEngine,
   type Engine,
 } from './compose-test/engine.js';
 
+/** Only the images (base and app), kept in the engine's store for the run that follows: npm test's first stage. */
+const imagesOnly = process.argv.includes('--images-only');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1);
 
@@ -55,9 +62,15 @@ const APP_IMAGE_VARS = {
   'lender-sandbox': 'SANDBOX_IMAGE',
 } as const;
 const BURST_PARTNER_LEADS = 40;
+/** The version the images are built and labelled with, and that /healthz must then report. */
+const APP_VERSION = `compose-test-${randomBytes(3).toString('hex')}`;
 const BURST_FUNNEL_LEADS = 6;
 const PARTNER = 'compose';
 const WEBHOOK_RECEIVER = 'webhook-receiver';
+
+function imageBuilt(env: NodeJS.ProcessEnv, image: string): boolean {
+  return spawnSync('docker', ['image', 'inspect', image], { env, stdio: 'ignore' }).status === 0;
+}
 
 /** The compose command: `docker compose` (v2) when present, else `docker-compose` (v1). */
 function composeCommand(env: NodeJS.ProcessEnv): string[] {
@@ -77,6 +90,34 @@ async function main(): Promise<number> {
     if (!ok) failures.push(what);
     log(`${ok ? 'ok' : 'FAILED'}: ${what}`);
   };
+  // Once, from `finally` or from Ctrl-C / a SIGTERM, whichever comes first: an interrupted run leaves no engine,
+  // bridge or /run folder behind either.
+  let tornDown: Promise<void> | undefined;
+  const tearDown = () =>
+    (tornDown ??= (async () => {
+      for (const step of teardown.reverse()) {
+        try {
+          await step();
+        } catch (error) {
+          failures.push(`teardown: ${(error as Error).message}`);
+          console.error(error);
+        }
+      }
+    })());
+  const interrupted = (signal: NodeJS.Signals) => {
+    log(`${signal}: stopping what this run started`);
+    void tearDown().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  function summary(): number {
+    rows.push(['total', `${seconds(started)} s`]);
+    const width = Math.max(...rows.map(([k]) => k.length));
+    console.log('\ncompose end-to-end');
+    for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
+    console.log(failures.length === 0 ? '\nPASS' : `\nFAIL\n  ${failures.join('\n  ')}`);
+    return failures.length === 0 ? 0 : 1;
+  }
   let engine: Engine | undefined;
   try {
     engine = await startEngine(tmp);
@@ -87,34 +128,49 @@ async function main(): Promise<number> {
 
     // Images.
     const buildStarted = Date.now();
-    buildBaseImages(engine, tmp);
+    await buildBaseImages(engine, tmp);
     log(`base images ready in ${seconds(buildStarted)} s`);
     const appImages: Record<string, string> = {};
     teardown.push(() => {
-      for (const image of Object.values(appImages)) {
+      for (const [app, image] of Object.entries(appImages)) {
+        // In its own engine, the newest build of each app keeps a cache tag, so its layers (npm ci, the build)
+        // stay for the next run's build of the same inputs; the previous generation goes with the prune below.
+        if (ownEngine.own && imageBuilt(env, image))
+          run('docker', ['tag', image, `funnel-test/app-cache:${app}`], { env });
         run('docker', ['image', 'rm', '--force', image], { env });
       }
-      // In an engine of its own, every untagged image is a build stage of this run.
-      if (ownEngine.own) run('docker', ['image', 'prune', '--force'], { env });
+      // In an engine of its own, every untagged image is a build stage of this run; with --images-only they are
+      // the cache the run that follows builds from, and stay.
+      if (ownEngine.own && !imagesOnly) run('docker', ['image', 'prune', '--force'], { env });
     });
-    for (const [app, dockerfile] of Object.entries(APPS)) {
+    // The three Dockerfiles open with the same prune and build stages: the first image builds them, the other
+    // two take them from the cache, side by side; then each is checked.
+    const buildApp = async ([app, dockerfile]: [string, string]) => {
       const image = `${project}-${app}:test`;
       const appStarted = Date.now();
       appImages[app] = image;
-      docker(
-        'build',
-        '--quiet',
-        '--network=host',
-        '-f',
-        path.join(REPO_ROOT, dockerfile),
-        '--build-arg',
-        `NODE_IMAGE=${BASE_IMAGES.NODE_IMAGE}`,
-        '-t',
-        image,
-        REPO_ROOT,
-      );
+      await buildImage(env, {
+        dockerfile: path.join(REPO_ROOT, dockerfile),
+        tag: image,
+        args: { NODE_IMAGE: BASE_IMAGES.NODE_IMAGE, APP_VERSION },
+        context: REPO_ROOT,
+      });
+      log(`image ${app} built in ${seconds(appStarted)} s`);
+    };
+    const [first, ...others] = Object.entries(APPS);
+    await buildApp(first!);
+    await Promise.all(others.map(buildApp));
+    if (imagesOnly) {
+      rows.push([
+        'images only',
+        'built and kept for the next run (--images-only); the stack was not started',
+      ]);
+      await tearDown();
+      return summary();
+    }
+    for (const [app, image] of Object.entries(appImages)) {
       const size = Number(docker('image', 'inspect', '-f', '{{.Size}}', image).trim());
-      rows.push([`image ${app}`, `${(size / 1e6).toFixed(0)} MB (built in ${seconds(appStarted)} s)`]);
+      rows.push([`image ${app}`, `${(size / 1e6).toFixed(0)} MB`]);
       const user = docker('image', 'inspect', '-f', '{{.Config.User}}', image).trim();
       check(user === 'node', `${app} image runs as the unprivileged user (${user || 'root'})`);
       const healthcheck = docker('image', 'inspect', '-f', '{{json .Config.Healthcheck}}', image).trim();
@@ -129,6 +185,24 @@ async function main(): Promise<number> {
         'ls -d node_modules/@electric-sql/pglite 2>/dev/null | wc -l',
       ]);
       check(pglite.trim() === '0', `${app} image carries no PGlite`);
+      const devTools = spawnRun(env, [
+        'run',
+        '--rm',
+        '--entrypoint',
+        'sh',
+        image,
+        '-c',
+        'ls -d node_modules/typescript node_modules/pino-pretty 2>/dev/null | wc -l',
+      ]);
+      check(devTools.trim() === '0', `${app} image carries no TypeScript compiler and no pino-pretty`);
+      const label = docker(
+        'image',
+        'inspect',
+        '-f',
+        '{{index .Config.Labels "org.opencontainers.image.version"}}',
+        image,
+      );
+      check(label.trim() === APP_VERSION, `${app} image is labelled with its version (${label.trim()})`);
     }
     const baseNote = 'on the local stand-in base image (Debian minbase + Node 24), not node:24-bookworm-slim';
     rows.push(['images built on', baseNote]);
@@ -156,6 +230,7 @@ async function main(): Promise<number> {
       POSTGRES_PASSWORD: `p@ss/w:rd#?%&${randomBytes(6).toString('hex')}`,
       GRAFANA_ADMIN_PASSWORD: randomBytes(12).toString('hex'),
       SITE_ADDRESS: 'localhost',
+      APP_VERSION,
       LENDER_NETWORK_URL: 'http://lender-sandbox:4010',
       REFERENCE_DATA_DIR: process.env.REFERENCE_DATA_DIR ?? path.resolve(REPO_ROOT, '../shared/data'),
       PARTNER_API_KEYS: `${PARTNER}:aff-compose:${createHash('sha256').update(apiKey).digest('hex')}:100000`,
@@ -211,7 +286,7 @@ async function main(): Promise<number> {
     writeFileSync(override, overrideFile(certDir));
 
     const compose = composeCommand(env);
-    const composeEnv = { ...env, ENV_FILE: envFile, COMPOSE_HTTP_TIMEOUT: '600' };
+    const composeEnv = { ...env, COMPOSE_HTTP_TIMEOUT: '600' };
     const composeArgs = [
       '-p',
       project,
@@ -322,6 +397,25 @@ async function main(): Promise<number> {
     check(readyz.status === 200, `/readyz through the proxy answers ${readyz.status}`);
     const metrics = await fetch(`${base}/metrics`);
     check(metrics.status === 404, `/metrics is not served through the proxy (${metrics.status})`);
+    const health = (await (await fetch(`${base}/healthz`)).json()) as { version?: string };
+    check(health.version === APP_VERSION, `/healthz says which build answers (${health.version})`);
+
+    // Each container holds its own secrets only: the sandbox none, the worker not the BFF's cookie secrets.
+    const environmentOf = (service: string) =>
+      docker('inspect', '-f', '{{join .Config.Env "\\n"}}', list.find((c) => c.service === service)!.name)
+        .split('\n')
+        .map((line) => line.split('=')[0]!);
+    const secretNames = /KEY|SECRET|PASSWORD|TOKEN/;
+    const sandboxSecrets = environmentOf('lender-sandbox').filter((name) => secretNames.test(name));
+    check(
+      sandboxSecrets.length === 0,
+      `the lender sandbox holds no secret (${sandboxSecrets.join(', ') || 'none'})`,
+    );
+    const workerHas = environmentOf('worker');
+    check(
+      !workerHas.includes('COOKIE_SECRETS') && !workerHas.includes('GRAFANA_ADMIN_PASSWORD'),
+      "a worker holds neither the BFF's cookie secrets nor Grafana's password",
+    );
 
     // A funnel lead, walked as a visitor walks it, its outcome read off the event stream.
     const leadStarted = Date.now();
@@ -543,21 +637,11 @@ async function main(): Promise<number> {
     failures.push((error as Error).message);
     console.error(error);
   } finally {
-    for (const step of teardown.reverse()) {
-      try {
-        await step();
-      } catch (error) {
-        failures.push(`teardown: ${(error as Error).message}`);
-        console.error(error);
-      }
-    }
+    await tearDown();
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
   }
-  rows.push(['total', `${seconds(started)} s`]);
-  const width = Math.max(...rows.map(([k]) => k.length));
-  console.log('\ncompose end-to-end');
-  for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
-  console.log(failures.length === 0 ? '\nPASS' : `\nFAIL\n  ${failures.join('\n  ')}`);
-  return failures.length === 0 ? 0 : 1;
+  return summary();
 }
 
 /** stdout and stderr of a docker command, whatever its exit code (logs, exec probes). */

@@ -1,6 +1,6 @@
 /**
  * Re-seals every live record under the newest key of FIELD_ENCRYPTION_KEYS, so the older keys can be removed
- * (README, "Operating it"; docs/adr/0014):
+ * (docs/operating.md; docs/adr/0014):
  *
  *   FIELD_ENCRYPTION_KEYS=new:…,old:… REDIS_URL=… [REDIS_SENTINELS=…] [REDIS_KEY_PREFIX=funnel:] [DATABASE_URL=…] npm run keys:reseal
  *
@@ -24,7 +24,7 @@ const keys = EncryptionKeysSchema.parse(process.env.FIELD_ENCRYPTION_KEYS ?? '')
 const currentKeyId = keys[0]!.id;
 const cipher = new FieldCipher(keys);
 const keyPrefix = process.env.REDIS_KEY_PREFIX ?? 'funnel:';
-// REDIS_URL, or REDIS_SENTINELS, TLS and ACL user as the apps read them (README, configuration).
+// REDIS_URL, or REDIS_SENTINELS, TLS and ACL user as the apps read them (docs/configuration.md).
 const redis = createRedis(redisConnectionFromEnv(process.env), 'script');
 const started = Date.now();
 const progress = (what: string, counts: { seen: number; resealed: number; retried: number }) =>

@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import { migrate, openDatabase } from '@funnel/db/database';
 import { countAccounts } from '@funnel/db/operator-accounts';
-import { OperatorAccounts } from '../apps/bff/src/admin/operator-accounts.js';
+import { createWithSetupLink } from '../apps/bff/src/admin/operator-accounts.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,9 +34,8 @@ try {
     console.error('Operator accounts exist already: an admin creates new ones in the console (Accounts).');
     process.exitCode = 1;
   } else {
-    // The set-up link seals nothing: the TOTP secret is sealed later, by the BFF, with its own key ring.
-    const accounts = new OperatorAccounts(db, { seal: unusable, open: unusable }, 'unused');
-    const created = await accounts.create(
+    const created = await createWithSetupLink(
+      db,
       { email: values.email, displayName: values.name, role: 'admin' },
       Date.now(),
     );
@@ -48,8 +47,4 @@ try {
   }
 } finally {
   await db.destroy();
-}
-
-function unusable(): never {
-  throw new Error('create-admin seals nothing');
 }

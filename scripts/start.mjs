@@ -1,6 +1,8 @@
 // `npm start`: builds what is needed and runs the whole product locally at one URL.
 // Finds (or starts) Redis, generates development secrets when none are configured, then starts the apps.
-import { spawn } from 'node:child_process';
+// First: an unsupported Node stops here with one line, before any other module loads.
+import './node-version.mjs';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +17,19 @@ const env = { ...process.env };
 const children = [];
 /** Stops the services this process found running or started (a found one: nothing to stop). */
 const stops = [];
+
+/** `git describe --always --dirty` of this checkout, or undefined outside a git checkout. */
+function gitDescribe() {
+  const described = spawnSync('git', ['describe', '--always', '--dirty'], { cwd: root, encoding: 'utf8' });
+  return described.status === 0 ? described.stdout.trim() : undefined;
+}
+
+/** The database URL as printed: a password, if the URL holds one, is never shown. */
+function shownDatabaseUrl(url) {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
 
 function say(message) {
   console.log(`[start] ${message}`);
@@ -36,7 +51,7 @@ if (!env.REFERENCE_DATA_DIR) {
     say(`Reading reference data from ${shared}.`);
   } else {
     say(
-      'REFERENCE_DATA_DIR is not set: ZIP lookup uses the npm ZIP package, suggestions are empty (see README).',
+      'REFERENCE_DATA_DIR is not set: ZIP lookup uses the npm ZIP package, suggestions are empty (see docs/configuration.md).',
     );
   }
 }
@@ -92,6 +107,10 @@ stops.push(database.stop);
 say(`System of record: ${database.how}.`);
 
 env.WEB_DIST_DIR ??= path.join(root, 'apps/web/dist');
+// Which build this is, for /healthz and funnel_build_info: the checkout's `git describe`, when it is one.
+env.APP_VERSION ||= gitDescribe() ?? 'dev';
+// On a developer's machine the product answers on the loopback only: its secrets are development ones.
+env.HOST ??= '127.0.0.1';
 if (env.NODE_ENV !== 'production') env.COOKIE_SECURE ??= 'false';
 
 function run(name, script) {
@@ -155,9 +174,14 @@ if (env.WORKER_METRICS_PORT !== '0') readiness.push(`http://127.0.0.1:${env.WORK
 if (sandboxStarted) readiness.push(`${env.LENDER_NETWORK_URL}/readyz`);
 try {
   if (await waitUntilReady(readiness, { isStopping: () => shuttingDown })) {
-    say(
-      `The product is at http://localhost:${port}/ (API docs: http://localhost:${port}/api/docs). Ctrl-C stops it.`,
-    );
+    const site = `http://localhost:${port}`;
+    say(`Ready. Open:
+  ${site}/            the borrower's funnel
+  ${site}/operator    the operator console
+  ${site}/api/docs    the REST API
+The first operator account (once; it prints a set-up link):
+  DATABASE_URL='${shownDatabaseUrl(env.DATABASE_URL)}' npm run operator:create-admin -- --email you@example.com --name "Your Name" --base-url ${site}
+Ctrl-C stops it.`);
   }
 } catch (error) {
   console.error(`[start] The apps did not get ready: ${error.message}; stopping.`);

@@ -70,36 +70,50 @@ function processes() {
         if (fields[0] === 'Z') continue;
         const args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim();
         let cwd = '';
+        let netns = '';
         try {
           cwd = readlinkSync(`/proc/${name}/cwd`);
+          netns = readlinkSync(`/proc/${name}/ns/net`);
         } catch {
           // another user's process
         }
-        list.push({ pid: Number(name), pgid: Number(fields[2]), args, cwd });
+        list.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]), args, cwd, netns });
       } catch {
         // gone meanwhile
       }
     }
     return list;
   }
-  const ps = spawnSync('ps', ['-A', '-o', 'pid=,pgid=,stat=,args='], { encoding: 'utf8' });
+  const ps = spawnSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat=,args='], { encoding: 'utf8' });
   return ps.stdout
     .split('\n')
-    .map((line) => line.trim().match(/^(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/))
-    .filter((m) => m && !m[3].startsWith('Z'))
-    .map((m) => ({ pid: Number(m[1]), pgid: Number(m[2]), args: m[4], cwd: '' }));
+    .map((line) => line.trim().match(/^(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/))
+    .filter((m) => m && !m[4].startsWith('Z'))
+    .map((m) => ({
+      pid: Number(m[1]),
+      ppid: Number(m[2]),
+      pgid: Number(m[3]),
+      args: m[5],
+      cwd: '',
+      netns: '',
+    }));
 }
 
 /**
  * The processes running now that this run may have started: in test.mjs's process group, or working in or naming
- * the checkout. Call it at the start; `leftovers()` then lists those that were not there before.
+ * the checkout, in test.mjs's network namespace (.ci/run's fallback step runs the same checkout's tests beside
+ * it, in a namespace of its own). Call it at the start; `leftovers()` then lists those that were not there before.
+ * A child of a process that was already running (other than test.mjs and init) is that process's own, not this
+ * run's: .ci/run's heartbeat starts a `sleep 20` in the checkout every 20 s.
  */
 export function processWatch(root) {
   const own = processes().find((p) => p.pid === process.pid);
+  const before = new Set(processes().map((p) => p.pid));
   const ours = (p) =>
     p.pid !== process.pid &&
+    p.netns === own?.netns &&
+    !(before.has(p.ppid) && p.ppid !== process.pid && p.ppid !== 1) &&
     (p.pgid === own?.pgid || p.cwd === root || p.cwd.startsWith(`${root}/`) || p.args.includes(root));
-  const before = new Set(processes().map((p) => p.pid));
   return {
     leftovers() {
       const fresh = () => processes().filter((p) => !before.has(p.pid) && ours(p));

@@ -27,6 +27,7 @@ import {
   SUBMIT_LEAD_JOB_OPTIONS,
   queuePrefix,
 } from '@funnel/contracts/jobs';
+import { until } from '@funnel/testing/until';
 
 const RECONCILE_QUEUE = 'reconciler';
 const RECONCILE_SCHEDULER = 'reconcile';
@@ -46,14 +47,6 @@ const keyPrefix = `upgrade-check:${randomUUID().slice(0, 8)}:`;
 const prefix = queuePrefix(keyPrefix);
 const leadId = (label: string) => `upgradecheck${label.padEnd(10, '0')}`.slice(0, 22);
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
-  const started = Date.now();
-  while (!(await done())) {
-    if (Date.now() - started > DEADLINE_MS) throw new Error(`timed out waiting for ${what}`);
-    await wait(100);
-  }
-}
 
 interface Expected {
   queue: string;
@@ -145,10 +138,14 @@ async function enqueueWithV5(): Promise<number> {
     },
     { connection, prefix, concurrency: 2 },
   );
-  await until('the v5 worker to start both submit jobs', () => started.size === 2);
+  await until('the v5 worker to start both submit jobs', () => started.size === 2, {
+    timeoutMs: DEADLINE_MS,
+    intervalMs: 100,
+  });
   await until(
     'the v5 side to park both submit jobs as delayed',
     async () => (await submit.getDelayedCount()) === 2,
+    { timeoutMs: DEADLINE_MS, intervalMs: 100 },
   );
   await v5Submit.close();
 
@@ -165,7 +162,7 @@ async function enqueueWithV5(): Promise<number> {
     prefix,
     concurrency: 1,
   });
-  await until('a v5 reconciler pass', () => v5Passes >= 1);
+  await until('a v5 reconciler pass', () => v5Passes >= 1, { timeoutMs: DEADLINE_MS, intervalMs: 100 });
   await v5Reconciler.close();
 
   // Everything else, as the BFF and the worker enqueue it.
@@ -243,10 +240,14 @@ async function drainWithV6(): Promise<{ processed: Processed[]; passes: number; 
       ),
   );
   try {
-    await until('v6 to process every job and two reconciler passes', () => {
-      const ids = new Set(processed.map((job) => `${job.queue}/${job.id}`));
-      return expected.every((job) => ids.has(`${job.queue}/${job.id}`)) && passes >= 2;
-    });
+    await until(
+      'v6 to process every job and two reconciler passes',
+      () => {
+        const ids = new Set(processed.map((job) => `${job.queue}/${job.id}`));
+        return expected.every((job) => ids.has(`${job.queue}/${job.id}`)) && passes >= 2;
+      },
+      { timeoutMs: DEADLINE_MS, intervalMs: 100 },
+    );
     await wait(500); // room for a duplicate to show up
   } finally {
     await Promise.all(workers.map((worker) => worker.close()));

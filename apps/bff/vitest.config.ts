@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { serverSourceResolution } from '../../vitest.shared.js';
+import { hungTestBounds, serverSourceResolution } from '../../vitest.shared.js';
 
 export default defineConfig({
   ...serverSourceResolution,
@@ -12,7 +12,6 @@ export default defineConfig({
       REFERENCE_DATA_DIR:
         process.env.REFERENCE_DATA_DIR ?? fileURLToPath(new URL('../../../shared/data', import.meta.url)),
     },
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    ...hungTestBounds,
   },
 });

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { sourceResolution } from '../../vitest.shared.js';
+import { hungTestBounds, sourceResolution } from '../../vitest.shared.js';
 
 export default defineConfig({
   ...sourceResolution,
@@ -9,6 +9,7 @@ export default defineConfig({
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
   test: {
+    ...hungTestBounds,
     include: ['src/**/*.test.ts'],
     exclude: ['e2e/**', 'node_modules/**', 'dist/**'],
   },

@@ -1,13 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { serverSourceResolution } from '../../vitest.shared.js';
+import { hungTestBounds, serverSourceResolution } from '../../vitest.shared.js';
 
 export default defineConfig({
   ...serverSourceResolution,
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: [fileURLToPath(import.meta.resolve('@funnel/testing/services-global-setup'))],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    ...hungTestBounds,
   },
 });

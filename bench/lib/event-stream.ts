@@ -3,6 +3,8 @@ import http from 'node:http';
 export interface EventStream {
   /** Calls `listener` with the arrival time of each `outcome` event. */
   onOutcome(listener: (receivedAt: number, data: string) => void): void;
+  /** True once the server ended the stream or the connection broke, i.e. not by {@link close}. */
+  readonly dropped: boolean;
   close(): void;
 }
 
@@ -20,6 +22,13 @@ export function openEventStream(url: string, headers: Record<string, string> = {
       }
       let buffer = '';
       let opened = false;
+      let closing = false;
+      let dropped = false;
+      // Without this a stream the server drops goes unseen, and a benchmark would count it as held.
+      res.on('close', () => {
+        if (!opened) reject(new Error('event stream closed before its first bytes'));
+        else if (!closing) dropped = true;
+      });
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         const receivedAt = performance.now();
@@ -27,7 +36,13 @@ export function openEventStream(url: string, headers: Record<string, string> = {
           opened = true;
           resolve({
             onOutcome: (listener) => listeners.push(listener),
-            close: () => request.destroy(),
+            get dropped() {
+              return dropped;
+            },
+            close: () => {
+              closing = true;
+              request.destroy();
+            },
           });
         }
         buffer += chunk;
@@ -41,17 +56,18 @@ export function openEventStream(url: string, headers: Record<string, string> = {
         }
       });
     });
+    // After the first bytes the promise is settled: a broken connection shows as `dropped` (the close above).
     request.on('error', reject);
   });
 }
 
 /** Opens `count` streams, `concurrency` at a time. */
-export async function openEventStreams(
+export async function openEventStreams<T = EventStream>(
   count: number,
-  open: (i: number) => Promise<EventStream>,
+  open: (i: number) => Promise<T>,
   concurrency = 200,
-): Promise<EventStream[]> {
-  const streams: EventStream[] = new Array(count);
+): Promise<T[]> {
+  const streams: T[] = new Array(count);
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {

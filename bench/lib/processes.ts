@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { smoke } from './bench-options.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -65,7 +66,8 @@ export async function startService(options: {
   child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  // A smoke run shares the machine with CI's other stages: services get twice the time to come up.
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000) * (smoke ? 2 : 1);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${options.name} exited early:\n${output}`);
     if (await options.ready(output)) break;

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { FICTITIOUS_BRAND_SETTINGS } from '@funnel/testing/brand-settings';
 import { freePort } from '@funnel/testing/processes';
 import { CPU, REPO_ROOT, answers, startService, type Service } from './processes.js';
+import { productNodeFlags } from './bench-options.js';
 
 export interface RedisService extends Service {
   readonly url: string;
@@ -86,7 +87,12 @@ export async function startBff(options: {
     name: 'bff',
     command: process.execPath,
     // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the BFF there on exit, to read where its time goes.
-    args: [...cpuProfileArgs(), ...inspectArgs(inspectPort), built('bff', 'server.js')],
+    args: [
+      ...productNodeFlags(),
+      ...cpuProfileArgs(),
+      ...inspectArgs(inspectPort),
+      built('bff', 'server.js'),
+    ],
     cpu: options.cpu ?? CPU.server,
     env: { ...bffEnv(options), PORT: String(port) },
     ready: () => answers(`${url}/readyz`),
@@ -106,6 +112,8 @@ export function bffEnv(options: {
     ...FICTITIOUS_BRAND_SETTINGS,
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
+    // The sandbox's buyers answer on the loopback, which production refuses unless listed (ADR 0024).
+    BUYER_PRIVATE_RANGES: '127.0.0.0/8',
     REDIS_URL: options.redisUrl,
     REDIS_KEY_PREFIX: 'bench:',
     REFERENCE_DATA_DIR: referenceDataDir,
@@ -197,11 +205,13 @@ export function startWorker(
   return startService({
     name: options.name ?? 'worker',
     command: process.execPath,
-    args: [built('worker', 'main.js')],
+    args: [...productNodeFlags(), built('worker', 'main.js')],
     cpu: CPU.server,
     env: {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
+      // The sandbox's buyers answer on the loopback, which production refuses unless listed (ADR 0024).
+      BUYER_PRIVATE_RANGES: '127.0.0.0/8',
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: keyPrefix,
       WORKER_METRICS_PORT: String(metricsPort ?? 0),

@@ -1,7 +1,7 @@
 /**
  * The operator's view names only series the apps export: every metric in the Grafana dashboards and in the
  * Prometheus alert rules is one the BFF or the worker registers, and every `funnel_*` series they export is on
- * the dashboard (README, "Dashboards"). A renamed metric would otherwise leave a blank panel or an alert that
+ * the dashboard (docs/operating.md, "Dashboards"). A renamed metric would otherwise leave a blank panel or an alert that
  * never fires. It lives beside the infra files it checks, not in either app: apps never import each other.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -37,8 +37,8 @@ function seriesIn(text: string): Set<string> {
 }
 
 async function exported(): Promise<Set<string>> {
-  const bff = new BffMetrics(() => 0);
-  const worker = new WorkerMetrics([]);
+  const bff = new BffMetrics(() => 0, 'test');
+  const worker = new WorkerMetrics([], 'test');
   worker.watchSystemOfRecord(
     async () => 0,
     async () => false,

@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
-import { sourceResolution } from '../../vitest.shared.js';
+import { hungTestBounds, serverSourceResolution } from '../../vitest.shared.js';
 
 export default defineConfig({
-  ...sourceResolution,
-  test: { include: ['src/**/*.test.ts'] },
+  // tracing.ts loads @opentelemetry/api, whose ESM build Node cannot resolve (see vitest.shared.ts).
+  ...serverSourceResolution,
+  test: { ...hungTestBounds, include: ['src/**/*.test.ts'] },
 });

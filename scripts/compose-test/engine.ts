@@ -40,6 +40,12 @@ export const BASE_IMAGES = {
 const ROOTFS_IMAGE = 'funnel-test/debian-rootfs:bookworm';
 const DEBIAN_IMAGE = 'funnel-test/debian:bookworm';
 
+/**
+ * Folders the engine makes under /run whatever its exec root: dockerd's plugin sockets and containerd's shim
+ * sockets (`/run/containerd/s`).
+ */
+const RUN_FOLDERS = ['/run/docker', '/run/containerd'];
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function log(message: string): void {
@@ -58,6 +64,35 @@ export function run(command: string, args: readonly string[], options: SpawnSync
     throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.signal}):\n${output}`);
   }
   return String(result.stdout ?? '');
+}
+
+/** `run`, without blocking: for builds that go side by side. */
+export function runAsync(
+  command: string,
+  args: readonly string[],
+  options: SpawnSyncOptions = {},
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout = (stdout + chunk.toString()).slice(-64_000)));
+    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-64_000)));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve(stdout);
+      else
+        reject(
+          new Error(
+            `${command} ${args.join(' ')} failed (${code ?? signal}):\n${stdout.slice(-4000)}\n${stderr.slice(-4000)}`,
+          ),
+        );
+    });
+  });
 }
 
 export interface Engine {
@@ -90,9 +125,19 @@ export async function startEngine(tmp: string): Promise<Engine> {
   // dockerd blocks on a full log.
   const logFile = path.join(tmp, 'dockerd.log');
   const logFd = openSync(logFile, 'a');
+  // Nothing of the host's network is touched: no default docker0 bridge (compose makes the stack's own bridge and
+  // removes it on `down`), no iptables or ip6tables rules (published ports go through docker-proxy on the
+  // loopback; containers on one bridge reach each other without NAT), and IP forwarding left as it is. The
+  // engine's folders under /run (fixed whatever the exec root) go with it when they were not there before.
+  const runFoldersMade = RUN_FOLDERS.filter((folder) => !existsSync(folder));
   const daemon = spawn(
     'dockerd',
     [
+      '--bridge=none',
+      '--iptables=false',
+      '--ip6tables=false',
+      '--ip-forward=false',
+      '--ip-masq=false',
       '--data-root',
       dataRoot,
       '--exec-root',
@@ -140,6 +185,7 @@ export async function startEngine(tmp: string): Promise<Engine> {
         .sort()
         .reverse();
       for (const mount of mounts) spawnSync('umount', ['-l', mount], { stdio: 'ignore' });
+      for (const folder of runFoldersMade) rmSync(folder, { recursive: true, force: true });
       log(`stopped dockerd (pid ${pid})`);
     },
   };
@@ -163,12 +209,34 @@ function npmTarball(spec: string, prefix: string): string {
   return path.join(CACHE_DIR, cached()!);
 }
 
+/** `docker build` of `dockerfile` as `tag`, on the host's network (the npm registry, Debian's mirror). */
+export async function buildImage(
+  env: NodeJS.ProcessEnv,
+  image: { dockerfile: string; tag: string; args: Record<string, string>; context: string },
+): Promise<void> {
+  await runAsync(
+    'docker',
+    [
+      'build',
+      '--quiet',
+      '--network=host',
+      '-f',
+      image.dockerfile,
+      '-t',
+      image.tag,
+      ...Object.entries(image.args).flatMap(([key, value]) => ['--build-arg', `${key}=${value}`]),
+      image.context,
+    ],
+    { env },
+  );
+}
+
 /**
  * Builds the stand-ins for node:24-bookworm-slim, redis, postgres, prometheus and caddy. The Debian root file
  * system comes from debootstrap (once; cached), carries the machine's CA bundle (the npm registry's TLS), and
  * the rest installs Debian's packages with `docker build --network=host`. Unchanged layers come from the cache.
  */
-export function buildBaseImages(engine: Engine, tmp: string): void {
+export async function buildBaseImages(engine: Engine, tmp: string): Promise<void> {
   const { env } = engine;
   mkdirSync(CACHE_DIR, { recursive: true });
   if (!imageExists(env, ROOTFS_IMAGE)) {
@@ -200,29 +268,18 @@ export function buildBaseImages(engine: Engine, tmp: string): void {
   );
   copyFileSync(npmTarball(`npm@${npmVersion}`, `npm-${npmVersion}`), path.join(context, 'npm.tgz'));
 
-  const build = (file: string, tag: string, args: Record<string, string>) => {
+  const build = async (file: string, tag: string, args: Record<string, string>) => {
     const started = Date.now();
-    run(
-      'docker',
-      [
-        'build',
-        '--quiet',
-        '--network=host',
-        '-f',
-        path.join(context, file),
-        '-t',
-        tag,
-        ...Object.entries(args).flatMap(([key, value]) => ['--build-arg', `${key}=${value}`]),
-        context,
-      ],
-      { env },
-    );
+    await buildImage(env, { dockerfile: path.join(context, file), tag, args, context });
     log(`base image ${tag} ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   };
-  build('debian.Dockerfile', DEBIAN_IMAGE, { ROOTFS_IMAGE });
-  build('node.Dockerfile', BASE_IMAGES.NODE_IMAGE, { DEBIAN_IMAGE });
-  build('redis.Dockerfile', BASE_IMAGES.REDIS_IMAGE, { DEBIAN_IMAGE });
-  build('postgres.Dockerfile', BASE_IMAGES.POSTGRES_IMAGE, { DEBIAN_IMAGE });
-  build('prometheus.Dockerfile', BASE_IMAGES.PROMETHEUS_IMAGE, { DEBIAN_IMAGE });
-  build('caddy.Dockerfile', BASE_IMAGES.CADDY_IMAGE, { DEBIAN_IMAGE });
+  await build('debian.Dockerfile', DEBIAN_IMAGE, { ROOTFS_IMAGE });
+  // The five stand-ins only share the Debian image: built side by side.
+  await Promise.all([
+    build('node.Dockerfile', BASE_IMAGES.NODE_IMAGE, { DEBIAN_IMAGE }),
+    build('redis.Dockerfile', BASE_IMAGES.REDIS_IMAGE, { DEBIAN_IMAGE }),
+    build('postgres.Dockerfile', BASE_IMAGES.POSTGRES_IMAGE, { DEBIAN_IMAGE }),
+    build('prometheus.Dockerfile', BASE_IMAGES.PROMETHEUS_IMAGE, { DEBIAN_IMAGE }),
+    build('caddy.Dockerfile', BASE_IMAGES.CADDY_IMAGE, { DEBIAN_IMAGE }),
+  ]);
 }

@@ -251,10 +251,25 @@ export async function runBigAnswers(short: boolean): Promise<boolean> {
       endpoint: 'submit',
       result: 'response_too_large',
     });
-    const repairs = after.reduce(
-      (sum, text) => sum + counterSum(text, 'funnel_reconciler_repairs_total', {}),
-      0,
-    );
+    const repairKinds = [
+      'enqueued',
+      'deadline',
+      'poll_scheduled',
+      'idempotency_completed',
+      'evidence_completed',
+    ]
+      .map(
+        (kind) =>
+          [
+            kind,
+            after.reduce(
+              (sum, text) => sum + counterSum(text, 'funnel_reconciler_repairs_total', { kind }),
+              0,
+            ),
+          ] as const,
+      )
+      .filter(([, n]) => n > 0);
+    const repairs = repairKinds.reduce((sum, [, n]) => sum + n, 0);
 
     // Judge.
     const values = [...outcomes.values()];
@@ -292,7 +307,7 @@ export async function runBigAnswers(short: boolean): Promise<boolean> {
         'leads past deadline (> 1 poll) / without a deadline',
         `${pastDeadline} / ${noDeadline}  (latest ${Math.max(...lateS, -Infinity).toFixed(2)} s vs deadline)`,
       ],
-      ['reconciler repairs', String(repairs)],
+      ['reconciler repairs', `${repairs}${repairKinds.map(([kind, n]) => ` ${kind} ${n}`).join(',')}`],
     ];
     const width = Math.max(...rows.map(([k]) => k.length));
     console.log(`\nfault suite: big answers${short ? ' (--short)' : ''}`);

@@ -9,7 +9,9 @@
  *
  * Without bulkheads (ADR 0017) the slow calls hold the workers' job slots and the other leads' polls queue behind
  * them. Run by scripts/fault-suite.ts (`npm run test:faults -- --only slow-buyer`); `short` is the run inside
- * `npm test` (well under a minute).
+ * `npm test` (well under a minute), which judges the leads (none lost, stuck or late) and prints the ratio without
+ * judging it: beside CI's other stages the two phases run under different loads, and a CI run once read 2.68×
+ * from that alone. The ratio is judged in the full run, on a machine given to it (docs/testing.md).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -319,7 +321,7 @@ export async function runSlowBuyer(short: boolean): Promise<boolean> {
       late === 0 &&
       withoutSeconds.length > 0 &&
       withSeconds.length > 0 &&
-      ratio <= GOAL_RATIO;
+      (short || ratio <= GOAL_RATIO);
     const rows: Array<[string, string]> = [
       [
         'leads (other / slow buyer’s), per phase',
@@ -335,8 +337,8 @@ export async function runSlowBuyer(short: boolean): Promise<boolean> {
         'other leads decision→outcome with:    p50 / p99 (s)',
         `${fmt(pct(withSeconds, 50))} / ${fmt(p99With)}  (n=${withSeconds.length})`,
       ],
-      ['p99 ratio with / without', `${fmt(ratio)}×`],
-      ['goal', `≤ ${GOAL_RATIO}×, 0 lost, 0 stuck, 0 late`],
+      ['p99 ratio with / without', `${fmt(ratio)}×${short ? ' (printed, not judged in --short)' : ''}`],
+      ['goal', short ? '0 lost, 0 stuck, 0 late' : `≤ ${GOAL_RATIO}×, 0 lost, 0 stuck, 0 late`],
       ['other leads’ outcomes (with)', outcomesOf(slowPhase.other)],
       ['slow buyer’s leads’ outcomes (with)', outcomesOf(slowPhase.slow)],
       ['slow buyer’s attempts (with)', slow ? `${slow.attempts} (sold ${slow.sold})` : '?'],

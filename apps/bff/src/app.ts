@@ -8,7 +8,10 @@ import accessLog from './plugins/access-log.js';
 import { lazyChildLogger } from './logger.js';
 import adminAuth from './plugins/admin-auth.js';
 import errorHandler, { clientErrorHandler, frameworkErrors } from './plugins/error-handler.js';
+import controlCharacterGuard from './plugins/control-character-guard.js';
+import crossSiteGuard from './plugins/cross-site-guard.js';
 import globalPrivacyControl from './plugins/global-privacy-control.js';
+import { businessDate } from './lead/business-date.js';
 import leadJobs from './plugins/lead-jobs.js';
 import leadServices from './plugins/lead-services.js';
 import leadSession from './plugins/lead-session.js';
@@ -20,6 +23,7 @@ import submissionQueue from './plugins/submission-queue.js';
 import redis from './plugins/redis.js';
 import metrics from './plugins/metrics.js';
 import queueDashboard from './plugins/queue-dashboard.js';
+import requestId, { requestIdOf } from './plugins/request-id.js';
 import security from './plugins/security.js';
 import webApp, { webPageScriptHashes } from './plugins/web-app.js';
 import type { ReferenceData } from './reference-data/reference-data.js';
@@ -39,7 +43,9 @@ import buyerApiRoutes from './routes/buyer-api.js';
 import { openDatabase } from '@funnel/db/database';
 import { deleteConsents } from '@funnel/db/consent-archive';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
+import { buyerAddressAllowList } from '@funnel/server-runtime/env-fields';
 import { replicaWaitOf } from '@funnel/server-runtime/replica-wait';
+import { queueTelemetry } from '@funnel/server-runtime/tracing';
 import clientLogRoutes from './routes/client-logs.js';
 import crossSellRoutes from './routes/cross-sell.js';
 import healthRoutes from './routes/health.js';
@@ -86,6 +92,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // plugins/access-log.ts writes one line per request instead.
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyChildLogger,
+    // The caller's X-Request-Id when it is safe to keep, a random one otherwise: on every log line (`reqId`),
+    // the X-Request-Id answer header and every error body.
+    genReqId: requestIdOf,
     // Fastify's own router and HTTP-parser errors answer in the API's one error shape too.
     frameworkErrors,
     clientErrorHandler,
@@ -99,11 +108,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  await app.register(requestId);
   await app.register(accessLog);
   await app.register(errorHandler);
   await app.register(redis, { connection: env });
   await app.register(metrics, {
     openSse: () => (app.hasDecorator('outcomeEvents') ? app.outcomeEvents.size : 0),
+    version: env.APP_VERSION,
   });
   await app.register(security, {
     keyPrefix: env.REDIS_KEY_PREFIX,
@@ -114,12 +125,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     consentScripts: scripts,
     inlineScriptHashes: env.WEB_DIST_DIR ? webPageScriptHashes(env.WEB_DIST_DIR) : [],
   });
+  await app.register(crossSiteGuard);
   await app.register(leadSession, {
     secrets: env.COOKIE_SECRETS,
     secure: env.COOKIE_SECURE,
     maxAgeSeconds: Math.round(env.LEAD_TTL_DAYS * 24 * 60 * 60),
   });
-  await app.register(submissionQueue, { keyPrefix: env.REDIS_KEY_PREFIX });
+  await app.register(submissionQueue, {
+    keyPrefix: env.REDIS_KEY_PREFIX,
+    telemetry: queueTelemetry(env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined),
+  });
   await app.register(leadJobs, { keyPrefix: env.REDIS_KEY_PREFIX });
   await app.register(leadServices, {
     env,
@@ -128,10 +143,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.sealedFields ? { sealedFields: options.sealedFields } : {}),
   });
   await app.register(outcomeEvents);
-  await app.register(openapi);
+  await app.register(openapi, { today: () => businessDate(now(), env.BUSINESS_TIME_ZONE) });
   // The system of record, for the operator reports, the consent archive and erasure; no borrower request waits
   // on it.
-  const db = env.DATABASE_URL ? openDatabase({ url: env.DATABASE_URL }) : undefined;
+  const db = env.DATABASE_URL ? openDatabase({ url: env.DATABASE_URL, password: env.PGPASSWORD }) : undefined;
   if (db) app.addHook('onClose', async () => db.destroy());
   const sealer = new FieldCipher(env.FIELD_ENCRYPTION_KEYS);
   await app.register(privacyServices, {
@@ -155,12 +170,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     idleMs: env.OPERATOR_SESSION_IDLE_MINUTES * 60_000,
     absoluteMs: env.OPERATOR_SESSION_HOURS * 3_600_000,
     issuer: env.OPERATOR_TOTP_ISSUER,
+    secondFactorRoles: env.OPERATOR_SECOND_FACTOR_ROLES,
     ...(options.operatorAudit === false ? { audit: false } : {}),
     now,
   });
+  await app.register(controlCharacterGuard);
   await app.register(partnerAuth, { keys: env.PARTNER_API_KEYS });
 
-  await app.register(healthRoutes, { replicaWait: replicaWaitOf(env) });
+  await app.register(healthRoutes, { replicaWait: replicaWaitOf(env), version: env.APP_VERSION });
   await app.register(queueDashboard, {
     token: env.ADMIN_API_TOKEN,
     keyPrefix: env.REDIS_KEY_PREFIX,
@@ -194,13 +211,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
                 roleClaim: env.OIDC_ROLE_CLAIM,
                 roleMap: new Map(env.OIDC_ROLE_MAP),
                 allowHttp: env.OIDC_ALLOW_HTTP,
+                syncLocalRoles: env.OIDC_SYNC_LOCAL_ROLES,
               },
               app.redis,
               env.REDIS_KEY_PREFIX,
               db,
             )
           : undefined;
-      if (oidc) await api.register(operatorOidcRoutes, { signIn: oidc, secure: env.COOKIE_SECURE });
+      if (oidc) await api.register(operatorOidcRoutes, { signIn: oidc, secure: env.COOKIE_SECURE, now });
       await api.register(operatorSessionRoutes, {
         oidc: oidc !== undefined,
         oidcProvider: env.OIDC_PROVIDER_NAME,
@@ -210,13 +228,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(reportRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
       await api.register(leadJourneyRoutes, { db, timeZone: env.BUSINESS_TIME_ZONE });
       // The buyers document lives in the system of record (ADR 0022); BUYERS_FILE is its first import.
+      const reportFailure = app.reportFailure;
       const liveBuyers = new LiveBuyers({
         redis: app.redis,
         keyPrefix: env.REDIS_KEY_PREFIX,
         sealer,
         file: env.BUYERS,
+        reportFailure,
+        addresses: buyerAddressAllowList(env),
       });
-      const buyerTests = new BuyerTestLeads(app.redis, env.REDIS_KEY_PREFIX);
+      const buyerTests = new BuyerTestLeads(app.redis, env.REDIS_KEY_PREFIX, reportFailure);
       app.addHook('onClose', async () => buyerTests.close());
       const returnTerms = () => liveBuyers.returnTerms(db, now().getTime());
       await api.register(adminReturnRoutes, {

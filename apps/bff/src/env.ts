@@ -4,10 +4,11 @@ import {
   boolish,
   commaList,
   refuseInsecureWebhooksInProduction,
+  SERVER_SECRET_SETTINGS,
   serverEnvFields,
   splitCommaList,
 } from '@funnel/server-runtime/env-fields';
-import { leadStoreEnvFields } from '@funnel/lead-store/env-fields';
+import { LEAD_STORE_SECRET_SETTINGS, leadStoreEnvFields } from '@funnel/lead-store/env-fields';
 import { PartnerApiKeysSchema } from '@funnel/lead-store/partner-config';
 import { readBuyersFile } from '@funnel/server-runtime/buyers-file';
 import { BuyerApiKeysSchema } from './buyer-api/buyer-keys.js';
@@ -104,6 +105,15 @@ export const EnvSchema = z
       .positive()
       .max(7 * 24)
       .default(8),
+    /**
+     * The roles that must enrol a TOTP second factor before they use the console (ADR 0023): comma-separated, or
+     * `none`. A local sign-in of such an account without one opens only the Security page.
+     */
+    OPERATOR_SECOND_FACTOR_ROLES: z
+      .string()
+      .default('admin,manager')
+      .transform((list) => (list.trim() === 'none' ? [] : splitCommaList(list)))
+      .pipe(z.array(z.enum(['viewer', 'manager', 'admin'], 'viewer, manager, admin or none'))),
     /** The issuer an authenticator app shows beside an operator's TOTP code. */
     OPERATOR_TOTP_ISSUER: z.string().trim().min(1).max(64).default('Loan funnel console'),
     /** The organisation's OpenID Connect provider (its issuer URL); unset, the console offers local accounts only. */
@@ -127,6 +137,11 @@ export const EnvSchema = z
       .default([]),
     /** The provider's name on the console's button, "Sign in with <name>"; unset, "your organisation's account". */
     OIDC_PROVIDER_NAME: z.string().trim().min(1).max(40).optional(),
+    /**
+     * Whether the provider's groups also set the role of a local account linked to the provider (ADR 0023). Off,
+     * only accounts the provider created follow its groups; an admin's role for a local account stands.
+     */
+    OIDC_SYNC_LOCAL_ROLES: boolish.default(false),
     /** A plain-HTTP provider: tests and local development only, refused in production. */
     OIDC_ALLOW_HTTP: boolish.default(false),
     /** Version of the partner list shown; unset, a hash of PARTNER_NAMES (bump it when the partner source changes). */
@@ -209,5 +224,15 @@ export type Env = z.infer<typeof EnvSchema>;
 
 /** Parses the environment once at start; fails listing every bad key. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  return parseEnv(EnvSchema, source);
+  return parseEnv(EnvSchema, source, {
+    fromFiles: [
+      ...SERVER_SECRET_SETTINGS,
+      ...LEAD_STORE_SECRET_SETTINGS,
+      'COOKIE_SECRETS',
+      'ADMIN_API_TOKEN',
+      'OIDC_CLIENT_SECRET',
+      'PARTNER_API_KEYS',
+      'BUYER_API_KEYS',
+    ],
+  });
 }

@@ -1,5 +1,6 @@
 import { prettyLogDestination } from '@funnel/server-runtime/log-destination';
 import { closeOnSignals } from '@funnel/server-runtime/shutdown';
+import { startTracing } from '@funnel/server-runtime/tracing';
 import { buildApp } from './app.js';
 import { loadEnv } from './env.js';
 import { createLogger } from './logger.js';
@@ -9,7 +10,7 @@ const env = loadEnv();
 // Pretty lines for a person at a terminal in development; JSON everywhere else.
 const logger = createLogger(
   env.LOG_LEVEL,
-  prettyLogDestination({ nodeEnv: env.NODE_ENV, isTTY: process.stdout.isTTY === true }),
+  await prettyLogDestination({ nodeEnv: env.NODE_ENV, isTTY: process.stdout.isTTY === true }),
 );
 // Production refuses to start without its reference data (a forgotten volume), rather than serve fallbacks.
 const referenceData = await loadReferenceData(env.REFERENCE_DATA_DIR, logger, {
@@ -18,8 +19,12 @@ const referenceData = await loadReferenceData(env.REFERENCE_DATA_DIR, logger, {
   logger.fatal({ err: error.message }, 'not starting');
   process.exit(1);
 });
+const tracing = await startTracing({ serviceName: 'funnel-bff', endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
 const app = await buildApp({ env, logger, referenceData });
 
-closeOnSignals(() => app.close(), logger);
+closeOnSignals(async () => {
+  await app.close();
+  await tracing?.shutdown();
+}, logger);
 
 await app.listen({ host: env.HOST, port: env.PORT });

@@ -12,6 +12,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 /** The document as last released, beside its version (`info.version`). */
 const SNAPSHOT = path.join(root, 'apps/bff/test/__snapshots__/openapi.json');
 const UPDATE = process.env.UPDATE_API_SNAPSHOT === '1';
+/** The snapshot is of the document as served on this day: its request examples are built for the day they are read. */
+const SERVED_ON = new Date('2026-11-27T15:00:00.000Z');
 
 interface Document {
   info: { version: string };
@@ -30,7 +32,10 @@ describe('the API contract', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'api-contract-'));
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { ADMIN_API_TOKEN: 'x'.repeat(32), PARTNER_WEBHOOK_INSECURE: 'false' } });
+    t = await startTestApp({
+      now: () => SERVED_ON,
+      env: { ADMIN_API_TOKEN: 'x'.repeat(32), PARTNER_WEBHOOK_INSECURE: 'false' },
+    });
     doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as Document;
   });
   afterAll(async () => {
@@ -135,7 +140,12 @@ describe('the API contract', () => {
         files: ['client.ts'],
       }),
     );
-    const compiled = run('tsc', ['-p', 'tsconfig.json'], dir);
-    expect(compiled.status, compiled.output).toBe(0);
-  }, 60_000);
+    // The native compiler the project type-checks with: the JavaScript one took over a minute on a loaded machine.
+    const compiled = spawnSync(
+      process.execPath,
+      [path.join(root, 'node_modules/typescript-7/bin/tsc'), '-p', 'tsconfig.json'],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    expect(compiled.status, `${compiled.stdout}${compiled.stderr}`).toBe(0);
+  }, 120_000);
 });

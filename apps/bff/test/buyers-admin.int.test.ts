@@ -6,7 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { migrate, openDatabase, type Database } from '@funnel/db/database';
 import { buyerBreakerKey } from '@funnel/server-runtime/buyer-breaker';
-import { buyerConfigChannel } from '@funnel/server-runtime/buyer-config-signal';
+import {
+  buyerConfigAppliedKey,
+  buyerConfigChannel,
+  noteBuyerWorker,
+} from '@funnel/server-runtime/buyer-config-signal';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { OPERATOR_COOKIE } from '../src/plugins/admin-auth.js';
 import { startTestApp, type TestApp } from './test-app.js';
@@ -43,7 +47,16 @@ describe('buyers managed live: the admin API', () => {
       url: route,
       ...(payload !== undefined ? { payload: payload as object } : {}),
       remoteAddress: `203.0.113.${(calls += 1) % 250}`,
-      headers: { cookie },
+      // What the console sends with every request (docs/adr/0025).
+      headers: { cookie, 'x-requested-with': 'fetch' },
+    });
+
+  const asAdmin = (method: string, route: string, payload?: unknown) =>
+    t.app.inject({
+      method: method as 'GET',
+      url: route,
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+      headers: { authorization: `Bearer ${TOKEN}` },
     });
 
   async function account(email: string, role: 'viewer' | 'manager'): Promise<[string, string]> {
@@ -194,7 +207,9 @@ describe('buyers managed live: the admin API', () => {
     expect((await call('GET', `${API}/versions`)).json().versions[0].summary).toBe(
       'updated prime: caps, priceLadder',
     );
-    const added = await call('POST', API, { ...withoutKey, id: 'second', tier: 2 });
+    // A buyer's address is where leads go: only an admin adds one (ADR 0024).
+    expect((await call('POST', API, { ...withoutKey, id: 'second', tier: 2 })).statusCode).toBe(403);
+    const added = await asAdmin('POST', API, { ...withoutKey, id: 'second', tier: 2 });
     expect(added.statusCode, added.body).toBe(201);
     expect(added.json().buyers.map((b: { id: string; hasApiKey: boolean }) => [b.id, b.hasApiKey])).toEqual([
       ['prime', true],
@@ -229,6 +244,50 @@ describe('buyers managed live: the admin API', () => {
         },
       ],
     });
+  });
+
+  it('lists a worker not seen for several checks as gone, with when it was last seen, apart from the running ones', async () => {
+    const now = Date.now();
+    const key = buyerConfigAppliedKey(t.env.REDIS_KEY_PREFIX);
+    // A worker stopped 40 minutes ago, its note as it left it; one running, its heartbeat a second old.
+    const stoppedAt = now - 40 * 60_000;
+    await t.redis.hset(key, 'worker-stopped', `1:${stoppedAt}`);
+    await noteBuyerWorker(t.redis, t.env.REDIS_KEY_PREFIX, 'worker-running', {
+      version: 4,
+      appliedAt: now - 60_000,
+      seenAt: now - 1000,
+      everyMs: 2000,
+    });
+    // One gone for more than a day is forgotten.
+    await noteBuyerWorker(t.redis, t.env.REDIS_KEY_PREFIX, 'worker-long-gone', {
+      version: 1,
+      appliedAt: now - 3 * 86_400_000,
+      seenAt: now - 2 * 86_400_000,
+      everyMs: 2000,
+    });
+    try {
+      const health = await call('GET', `${API}/health`);
+      expect(health.statusCode, health.body).toBe(200);
+      expect(health.json().workers).toEqual([
+        {
+          worker: 'worker-running',
+          version: 4,
+          at: new Date(now - 60_000).toISOString(),
+          lastSeenAt: new Date(now - 1000).toISOString(),
+          gone: false,
+        },
+        {
+          worker: 'worker-stopped',
+          version: 1,
+          at: new Date(stoppedAt).toISOString(),
+          lastSeenAt: new Date(stoppedAt).toISOString(),
+          gone: true,
+        },
+      ]);
+      expect(await t.redis.hexists(key, 'worker-long-gone')).toBe(0);
+    } finally {
+      await t.redis.del(key);
+    }
   });
 
   it('imports BUYERS_FILE again on demand, keeping credentials the file leaves out, and refuses a bad file whole', async () => {

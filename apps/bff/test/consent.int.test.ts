@@ -112,6 +112,7 @@ describe('consent evidence', () => {
     expect(response.headers['www-authenticate']).toBe('Bearer');
     expect(response.json()).toEqual({
       error: {
+        requestId: expect.any(String),
         code: 'UNAUTHORIZED',
         message: 'Sign in to the operator console, or send a valid operator token.',
       },

@@ -65,6 +65,7 @@ describe('duplicate borrowers', () => {
     expect(byGlobex.statusCode).toBe(409);
     expect(byGlobex.json()).toEqual({
       error: {
+        requestId: expect.any(String),
         code: 'DUPLICATE_LEAD',
         message: 'This borrower was already submitted recently; the lead is not posted again.',
       },

@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STEP_ANSWERS, FUNNEL_NOW } from './funnel-answers.js';
 import { partnerKey } from './partner-keys.js';
 import { keysUnder } from '@funnel/testing/redis-keys';
-import { startRedisServer, type RedisServer } from '@funnel/testing/processes';
+import {
+  startRedisServer,
+  startReplicaPair,
+  type RedisServer,
+  type ReplicaPair,
+} from '@funnel/testing/processes';
 import { startTestApp, type TestApp } from './test-app.js';
 
 // docs/adr/0018: with REDIS_WAIT_REPLICAS=1, a write the replica did not confirm is never acknowledged nor acted
@@ -30,27 +35,15 @@ function leadBody(): Record<string, unknown> {
 }
 
 describe('writes confirmed by a replica before they are acknowledged (REDIS_WAIT_REPLICAS=1)', () => {
+  let pair: ReplicaPair;
   let primary: RedisServer;
   let replica: RedisServer;
   let onReplica: Redis;
   let t: TestApp;
 
-  const synced = async () => {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const info = await onReplica.info('replication').catch(() => '');
-      if (info.includes('master_link_status:up')) return;
-      if (Date.now() > deadline) throw new Error('the replica did not sync');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
-
   beforeAll(async () => {
-    primary = await startRedisServer();
-    replica = await startRedisServer({ args: ['--replicaof', '127.0.0.1', String(primary.port)] });
-    onReplica = new Redis(replica.url, { maxRetriesPerRequest: 1, retryStrategy: () => 200 });
-    onReplica.on('error', () => undefined);
-    await synced();
+    pair = await startReplicaPair();
+    ({ primary, replica, onReplica } = pair);
     t = await startTestApp({
       now: () => FUNNEL_NOW,
       env: {
@@ -63,9 +56,7 @@ describe('writes confirmed by a replica before they are acknowledged (REDIS_WAIT
   });
   afterAll(async () => {
     await t?.close();
-    onReplica?.disconnect();
-    await replica?.kill();
-    await primary?.kill();
+    await pair?.stop();
   });
 
   const post = (idempotencyKey: string) =>
@@ -92,7 +83,9 @@ describe('writes confirmed by a replica before they are acknowledged (REDIS_WAIT
     const refused = await post(key);
     expect(refused.statusCode).toBe(503);
     expect(refused.headers['retry-after']).toBe('2');
-    expect(refused.json()).toEqual({ error: { code: 'UNAVAILABLE', message: expect.any(String) } });
+    expect(refused.json()).toEqual({
+      error: { code: 'UNAVAILABLE', message: expect.any(String), requestId: expect.any(String) },
+    });
     // Nothing acted on: no job for the lead the primary wrote (the outbox still names it for the reconciler).
     expect(await t.app.submissionQueue.count()).toBe(jobsBefore);
     const funnel = await t.app.inject({ method: 'POST', url: '/api/v1/lead', payload: LANDING });
@@ -106,7 +99,7 @@ describe('writes confirmed by a replica before they are acknowledged (REDIS_WAIT
     expect((await post(key)).statusCode).toBe(503);
 
     await replica.start();
-    await synced();
+    await pair.synced();
     // Ready again with no write needed to find out: the check itself probes once the refusal period is over.
     let ready = await t.app.inject({ method: 'GET', url: '/readyz' });
     for (let i = 0; ready.statusCode !== 200 && i < 20; i += 1) {
@@ -167,7 +160,9 @@ describe('a primary refusing writes for want of replicas (min-replicas-to-write 
     for (const response of [funnel, partner]) {
       expect(response.statusCode).toBe(503);
       expect(response.headers['retry-after']).toBe('2');
-      expect(response.json()).toEqual({ error: { code: 'UNAVAILABLE', message: expect.any(String) } });
+      expect(response.json()).toEqual({
+        error: { code: 'UNAVAILABLE', message: expect.any(String), requestId: expect.any(String) },
+      });
     }
     expect(await t.redis.dbsize()).toBe(0);
   });

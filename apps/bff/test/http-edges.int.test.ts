@@ -99,6 +99,7 @@ describe('HTTP edges', () => {
       expect(answer.statusCode, type).toBe(415);
       expect(answer.json()).toEqual({
         error: {
+          requestId: expect.any(String),
           code: 'UNSUPPORTED_MEDIA_TYPE',
           message: 'Send the request body as JSON (Content-Type: application/json).',
         },
@@ -136,7 +137,11 @@ describe('HTTP edges', () => {
     });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json()).toEqual({
-      error: { code: 'BAD_REQUEST', message: 'The request body is not valid JSON.' },
+      error: {
+        code: 'BAD_REQUEST',
+        message: 'The request body is not valid JSON.',
+        requestId: expect.any(String),
+      },
     });
     const wrongType = await t.app.inject({
       method: 'POST',
@@ -158,6 +163,7 @@ describe('HTTP edges', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toEqual({
       error: {
+        requestId: expect.any(String),
         code: 'VALIDATION_FAILED',
         message: 'Please remove unsupported characters.',
         fields: { firstName: 'Please remove unsupported characters.' },

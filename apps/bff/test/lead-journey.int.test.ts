@@ -141,7 +141,12 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
     await migrate(db, schema);
     t = await startTestApp({
       now: () => FUNNEL_NOW,
-      env: { DATABASE_URL: url, ADMIN_API_TOKEN: TOKEN, PARTNER_API_KEYS: ACME.entry },
+      env: {
+        DATABASE_URL: url,
+        ADMIN_API_TOKEN: TOKEN,
+        PARTNER_API_KEYS: ACME.entry,
+        DUPLICATE_WINDOW_DAYS: '30',
+      },
     });
     ({ id: leadId } = await submittedLead(t.app, {
       landing: {
@@ -280,6 +285,35 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
       expect.objectContaining({ attempt: 1, result: 'failed', status: 500, host: 'track.affiliate.example' }),
       expect.objectContaining({ attempt: 2, result: 'delivered', status: 204, gaveUp: false }),
     ]);
+  });
+
+  it('says who bought the lead and for how much, and names the lead a duplicate borrower applied with first', async () => {
+    expect((await get(`leads/${leadId}`)).body.sale).toEqual({
+      buyer: 'buyer-west',
+      price: 55,
+      returned: false,
+    });
+    expect((await get(`leads/${partnerLeadId}`)).body.sale).toBeNull();
+    // The same person (their SSN) again, with another email.
+    const duplicate = await submittedLead(t.app, {
+      steps: STEP_ANSWERS.map(([step, answer]) => [
+        step,
+        step === 'email'
+          ? { email: 'journey.again@example.com' }
+          : step === 'ssn'
+            ? { socialSecurityNumber: SSN }
+            : answer,
+      ]),
+    });
+    await drain();
+    const { body } = await get(`leads/${duplicate.id}`);
+    expect(body.timeline.at(-1).event).toMatchObject({
+      type: 'outcome',
+      outcome: 'no_lender',
+      reason: 'duplicate',
+      duplicateOf: leadId,
+    });
+    expect(body.sale).toBeNull();
   });
 
   it('after a deletion request, shows what is left and says the lead was erased', async () => {

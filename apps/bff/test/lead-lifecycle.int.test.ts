@@ -78,6 +78,7 @@ describe('lead lifecycle on real Redis', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       error: {
+        requestId: expect.any(String),
         code: 'VALIDATION_FAILED',
         message: 'Invalid zip code!',
         fields: { zipCode: 'Invalid zip code!' },
@@ -230,6 +231,7 @@ describe('lead lifecycle on real Redis', () => {
     expect(ahead.statusCode).toBe(409);
     expect(ahead.json()).toEqual({
       error: {
+        requestId: expect.any(String),
         code: 'STEP_OUT_OF_ORDER',
         message: 'Please answer the earlier questions first.',
         nextStep: 'lgname',
@@ -303,6 +305,7 @@ describe('lead lifecycle on real Redis', () => {
     expect(gone.json().error).toEqual({
       code: 'SESSION_EXPIRED',
       message: 'This session is invalid or expired. Please start over!',
+      requestId: expect.any(String),
     });
 
     const [name, value] = first.cookie.split('=') as [string, string];

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from './test-app.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: { APP_VERSION: '2.3.0-test' } });
 });
 afterAll(async () => {
   await t.close();
@@ -37,5 +37,11 @@ it('counts requests by route pattern and status, leads created and steps saved, 
   );
   expect(text).toContain('funnel_redis_up 1');
   expect(text).toContain('funnel_sse_connections 0');
+  expect(text).toContain(`funnel_build_info{version="2.3.0-test",node="${process.versions.node}"} 1`);
   expect(text).not.toMatch(/route="\/api\/v1\/lead\/steps\/[a-z]/);
+});
+
+it('says which build answers on /healthz', async () => {
+  const response = await t.app.inject({ method: 'GET', url: '/healthz' });
+  expect(response.json()).toEqual({ status: 'ok', version: '2.3.0-test' });
 });

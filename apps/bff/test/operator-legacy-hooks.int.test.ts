@@ -40,6 +40,7 @@ beforeAll(async () => {
     idleMs: 60_000,
     absoluteMs: 3_600_000,
     issuer: 'test',
+    secondFactorRoles: ['admin', 'manager'],
     now: () => new Date(),
   });
   await app.register(async (scoped) => {

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Database } from '@funnel/db/database';
 import { startOidcProvider, type OidcPerson, type TestOidcProvider } from '@funnel/testing/oidc-provider';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
+import { CONSOLE_REQUEST_HEADER } from '@funnel/contracts/console-request-header';
+import { base32Decode, hotp, totpStep } from '@funnel/server-runtime/totp';
 import { OPERATOR_COOKIE } from '../src/plugins/admin-auth.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
@@ -27,7 +29,19 @@ const people: Record<string, OidcPerson> = {
     password: 'cobol',
   },
   linus: { email: 'linus@example.com', name: 'Linus', groups: ['staff'], password: 'kernel' },
+  // Someone at the provider claiming a local admin's email: the provider does not say it checked it.
+  mallory: {
+    email: 'ada@example.com',
+    name: 'Mallory',
+    groups: ['funnel-viewers'],
+    password: 'mallory',
+    emailVerified: 'absent',
+  },
+  // The admin herself at the provider, her address verified there, in a viewer group.
+  ada: { email: 'ada@example.com', name: 'Ada', groups: ['funnel-viewers'], password: 'engine' },
 };
+const TOKEN = 'operator-oidc-'.padEnd(48, 't');
+const ADA_PASSWORD = 'analytical engine notes on bernoulli';
 
 describe('operator sign-in through OpenID Connect', () => {
   const schema = testSchema('opoidc');
@@ -54,6 +68,7 @@ describe('operator sign-in through OpenID Connect', () => {
         OIDC_PROVIDER_NAME: 'Example Identity',
         OIDC_ALLOW_HTTP: 'true',
         RATE_LIMIT_MAX: '100000',
+        ADMIN_API_TOKEN: TOKEN,
       },
     });
   });
@@ -112,6 +127,8 @@ describe('operator sign-in through OpenID Connect', () => {
       headers: { cookie: `funnel_oidc_state=${stateCookie ?? state.value}` },
     });
   }
+  const linkCookieOf = (response: Awaited<ReturnType<typeof signInAtProvider>>) =>
+    response.cookies.find((c) => c.name === 'funnel_oidc_link' && c.value !== '');
   const sessionOf = (response: Awaited<ReturnType<typeof signInAtProvider>>) =>
     response.cookies.find((c) => c.name === OPERATOR_COOKIE && c.value !== '');
   const whoAmI = async (value: string) =>
@@ -198,5 +215,147 @@ describe('operator sign-in through OpenID Connect', () => {
     const response = await signInAtProvider();
     expect(response.headers.location).toBe('/operator?signIn=refused');
     expect(sessionOf(response)).toBeUndefined();
+  });
+
+  describe('a local account the provider names by email', () => {
+    let adaId: string;
+    let secret: string;
+    const codeAt = (ms: number) => hotp(base32Decode(secret), totpStep(ms));
+    const adaRow = () =>
+      db
+        .selectFrom('operator_accounts')
+        .selectAll()
+        .where('account_id', '=', adaId)
+        .executeTakeFirstOrThrow();
+    const link = (cookie: string | undefined, payload: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/oidc/link',
+        payload,
+        headers: cookie ? { cookie: `funnel_oidc_link=${cookie}` } : {},
+      });
+
+    beforeAll(async () => {
+      // A local admin with a password and a second factor, set up as in the console.
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/accounts',
+        headers: { authorization: `Bearer ${TOKEN}` },
+        payload: { email: 'ada@example.com', displayName: 'Ada', role: 'admin' },
+      });
+      adaId = created.json().account.accountId;
+      const setup = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/account-setup',
+        payload: { token: created.json().setupPath.split('#')[1], password: ADA_PASSWORD },
+      });
+      expect(setup.statusCode).toBe(204);
+      const signedIn = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/session',
+        payload: { email: 'ada@example.com', password: ADA_PASSWORD },
+      });
+      const cookie = `${OPERATOR_COOKIE}=${sessionOf(signedIn)!.value}`;
+      const start = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/me/second-factor',
+        headers: { cookie, [CONSOLE_REQUEST_HEADER]: 'fetch' },
+      });
+      expect(start.statusCode).toBe(200);
+      secret = start.json().secret;
+      const confirm = await t.app.inject({
+        method: 'PUT',
+        url: '/api/v1/admin/me/second-factor',
+        headers: { cookie },
+        payload: { code: codeAt(Date.now()) },
+      });
+      expect(confirm.statusCode).toBe(200);
+    });
+
+    it("refuses a provider user who claims the admin's email unverified, and audits it under their subject", async () => {
+      person = 'mallory';
+      const response = await signInAtProvider();
+      expect(response.headers.location).toBe('/operator?signIn=refused');
+      expect(sessionOf(response)).toBeUndefined();
+      expect(linkCookieOf(response)).toBeUndefined();
+      expect(await adaRow()).toMatchObject({ oidc_subject: null, role: 'admin' });
+      const entries = await db
+        .selectFrom('operator_audit')
+        .select(['actor', 'account_id', 'target_account_id', 'outcome', 'details'])
+        .where('action', '=', 'session.sign-in-oidc')
+        .where('target_account_id', '=', adaId)
+        .execute();
+      expect(entries).toEqual([
+        {
+          actor: `oidc:${issuer}|mallory`,
+          account_id: null,
+          target_account_id: adaId,
+          outcome: 'denied',
+          details: { reason: 'unverified-email' },
+        },
+      ]);
+    });
+
+    it('links the verified owner only after her password and second factor, once, and keeps her role', async () => {
+      person = 'ada';
+      const response = await signInAtProvider();
+      expect(response.headers.location).toBe('/operator?signIn=link');
+      expect(sessionOf(response)).toBeUndefined();
+      const pending = linkCookieOf(response)!.value;
+      expect((await adaRow()).oidc_subject).toBeNull();
+
+      // Proof, as at a local sign-in: one answer for a wrong password or a missing code.
+      const wrong = await link(pending, { password: 'not her password at all' });
+      const noCode = await link(pending, { password: ADA_PASSWORD });
+      for (const refused of [wrong, noCode]) {
+        expect(refused.statusCode).toBe(401);
+        expect(sessionOf(refused)).toBeUndefined();
+      }
+      // Each answer names its own request; the rest is the same.
+      const answer = (refused: typeof wrong) => ({ ...refused.json().error, requestId: undefined });
+      expect(answer(noCode)).toEqual(answer(wrong));
+      expect((await link(undefined, { password: ADA_PASSWORD })).statusCode).toBe(400);
+      expect((await adaRow()).oidc_subject).toBeNull();
+
+      const linked = await link(pending, { password: ADA_PASSWORD, code: codeAt(Date.now() + 30_000) });
+      expect(linked.statusCode, linked.body).toBe(204);
+      expect(await whoAmI(sessionOf(linked)!.value)).toMatchObject({
+        signedIn: true,
+        account: { email: 'ada@example.com', role: 'admin' },
+      });
+      expect(await adaRow()).toMatchObject({ oidc_subject: `${issuer}|ada`, role: 'admin' });
+      // The request is spent.
+      expect((await link(pending, { password: ADA_PASSWORD })).statusCode).toBe(400);
+
+      // From now on the provider signs her in, without a password, and its viewer group does not demote her.
+      const later = await signInAtProvider();
+      expect(later.headers.location).toBe('/operator');
+      expect((await whoAmI(sessionOf(later)!.value)).account.role).toBe('admin');
+      expect((await adaRow()).role).toBe('admin');
+      const audit = await db
+        .selectFrom('operator_audit')
+        .select(['action', 'actor', 'outcome'])
+        .where('action', 'in', ['session.link-oidc', 'session.sign-in-oidc'])
+        .where((eb) => eb.or([eb('account_id', '=', adaId), eb('target_account_id', '=', adaId)]))
+        .orderBy('audit_id')
+        .execute();
+      expect(audit).toEqual([
+        { action: 'session.sign-in-oidc', actor: `oidc:${issuer}|mallory`, outcome: 'denied' },
+        { action: 'session.sign-in-oidc', actor: `oidc:${issuer}|ada`, outcome: 'denied' },
+        { action: 'session.link-oidc', actor: `oidc:${issuer}|ada`, outcome: 'denied' },
+        { action: 'session.link-oidc', actor: `oidc:${issuer}|ada`, outcome: 'denied' },
+        { action: 'session.link-oidc', actor: 'ada@example.com', outcome: 'allowed' },
+        { action: 'session.sign-in-oidc', actor: 'ada@example.com', outcome: 'allowed' },
+      ]);
+    });
+
+    it('refuses a second provider identity on a linked account, even with a verified email', async () => {
+      people.imposter = { email: 'ada@example.com', name: 'Ada 2', groups: ['funnel-admins'], password: 'x' };
+      person = 'imposter';
+      const response = await signInAtProvider();
+      expect(response.headers.location).toBe('/operator?signIn=refused');
+      expect(sessionOf(response)).toBeUndefined();
+      expect((await adaRow()).oidc_subject).toBe(`${issuer}|ada`);
+    });
   });
 });

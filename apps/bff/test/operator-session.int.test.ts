@@ -39,7 +39,13 @@ describe('operator accounts, sessions, roles and the audit log', () => {
     ]);
     t = await startTestApp({
       now: () => clock,
-      env: { DATABASE_URL: url, ADMIN_API_TOKEN: TOKEN, RATE_LIMIT_MAX: '100000' },
+      // The roles' required second factor has its own test (operator-sign-in-hardening.int.test.ts): here an
+      // admin's password alone opens the console, so each test reads what it is about.
+      env: {
+        DATABASE_URL: url,
+        ADMIN_API_TOKEN: TOKEN,
+        RATE_LIMIT_MAX: '100000',
+      },
     });
   });
   afterAll(async () => {
@@ -66,6 +72,8 @@ describe('operator accounts, sessions, roles and the audit log', () => {
       ...(payload !== undefined ? { payload: payload as object } : {}),
       remoteAddress: ip,
       headers: {
+        // What the console sends with every request (docs/adr/0025).
+        'x-requested-with': 'fetch',
         ...(cookie ? { cookie } : {}),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
       },
@@ -166,11 +174,10 @@ describe('operator accounts, sessions, roles and the audit log', () => {
       cookie,
       payload: { code: codeAt(secret, clock.getTime()) },
     });
-    expect(confirm.statusCode).toBe(204);
+    expect(confirm.statusCode).toBe(200);
 
     const noCode = await signIn('max@example.com');
-    expect(noCode.statusCode).toBe(400);
-    expect(noCode.json().error.fields).toHaveProperty('code');
+    expect(noCode.statusCode).toBe(401);
     expect(operatorCookie(noCode)).toBeUndefined();
     expect((await signIn('max@example.com', PASSWORD, '123456')).statusCode).toBe(401);
     // The code of the step already used to confirm is refused; the next step's is taken, once.
@@ -389,8 +396,11 @@ describe('operator accounts, sessions, roles and the audit log', () => {
 
   it('limits sign-in attempts per address', async () => {
     const statuses: number[] = [];
+    // Other accounts each time: one account's own lockout (ADR 0023) would answer before the address's limit.
     for (let i = 0; i < 11; i += 1) {
-      statuses.push((await signIn('ada@example.com', `wrong-${i}`, undefined, '198.51.100.7')).statusCode);
+      statuses.push(
+        (await signIn(`guess-${i}@example.com`, `wrong-${i}`, undefined, '198.51.100.7')).statusCode,
+      );
     }
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
     expect(statuses[10]).toBe(429);

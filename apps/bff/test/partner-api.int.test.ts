@@ -280,6 +280,7 @@ describe('partner API', () => {
       expect(other.statusCode).toBe(422);
       expect(other.json()).toEqual({
         error: {
+          requestId: expect.any(String),
           code: 'IDEMPOTENCY_KEY_REUSED',
           message:
             'This Idempotency-Key was already used with a different request body. Send a new key for a new request.',

@@ -101,6 +101,7 @@ describe('privacy requests on real Redis', () => {
   }
 
   it('stores an unsubscribe request and suppresses the normalized email and phone', async () => {
+    const requestedAt = new Date().toISOString();
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/v1/privacy/unsubscribe',
@@ -119,7 +120,8 @@ describe('privacy requests on real Redis', () => {
       at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       request: JSON.stringify({ email: 'Maria@Example.COM', phone: '2125550142', reason: 'SPAM' }),
     });
-    expect(Date.now() - Date.parse(stored[0]!.at)).toBeLessThan(60_000);
+    // Stamped when it was received: between the readings taken around the request.
+    expect([requestedAt, stored[0]!.at, new Date().toISOString()].sort()[1]).toBe(stored[0]!.at);
 
     const suppression = t.app.suppressionList;
     expect(await suppression.isSuppressed({ email: 'maria@example.com' })).toEqual({
@@ -135,8 +137,10 @@ describe('privacy requests on real Redis', () => {
       unsubscribed: false,
       doNotSell: false,
     });
-    const index = JSON.stringify(await t.redis.hgetall(`${t.env.REDIS_KEY_PREFIX}suppression`));
-    expect(index).not.toMatch(/maria|2125550142/i);
+    // The index holds the contact (by keyed hash) that was just suppressed: the read is of the right hash.
+    const hashes = await t.redis.hgetall(`${t.env.REDIS_KEY_PREFIX}suppression`);
+    expect(Object.keys(hashes).length).toBeGreaterThanOrEqual(2);
+    expect(JSON.stringify(hashes)).not.toMatch(/maria|2125550142/i);
   });
 
   it('answers a repeat the same and stores nothing new', async () => {
@@ -212,6 +216,7 @@ describe('privacy requests on real Redis', () => {
     expect(emptyUnsubscribe.statusCode).toBe(400);
     expect(emptyUnsubscribe.json()).toEqual({
       error: {
+        requestId: expect.any(String),
         code: 'VALIDATION_FAILED',
         message: 'invalid email address',
         fields: {
@@ -449,6 +454,9 @@ describe('partners', () => {
     };
     const failing = await appWith({ PARTNER_NAMES: 'Acme Lending', PARTNER_SOURCE_URL: url });
     expect(await partners(failing)).toEqual(['Acme Lending']);
+    // Answered around, not hidden: counted for the dashboards (and logged with its cause).
+    const metrics = await failing.app.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.body).toMatch(/^funnel_handled_failures_total\{operation="partner_source"\} 1$/m);
 
     source.answer = json(['not', 'an', 'object']);
     const malformed = await appWith({ PARTNER_NAMES: 'Acme Lending', PARTNER_SOURCE_URL: url });
@@ -461,18 +469,19 @@ describe('partners', () => {
     expect(await partners(unreachable)).toEqual(['Acme Lending']);
   });
 
-  it('answers the fixed list within the 2 s timeout when the source is slow, and leaves it alone a while', async () => {
+  it('answers the fixed list by its timeout when the source does not answer, and leaves it alone a while', async () => {
     source.hits = 0;
-    source.answer = (res) => {
-      setTimeout(() => json({ 'Late Partner': {} })(res), 4000).unref();
-    };
+    // The source holds its answer until the test is done: the list can only come from the BFF giving up on it.
+    const held: Array<() => void> = [];
+    source.answer = (res) => held.push(() => json({ 'Late Partner': {} })(res));
     const slow = await appWith({ PARTNER_NAMES: 'Acme Lending', PARTNER_SOURCE_URL: url });
-    const started = Date.now();
-    expect(await partners(slow)).toEqual(['Acme Lending']);
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(1900);
-    expect(elapsed).toBeLessThan(3500);
-    expect(await partners(slow)).toEqual(['Acme Lending']);
-    expect(source.hits).toBe(1);
+    try {
+      expect(await partners(slow)).toEqual(['Acme Lending']);
+      expect(held).toHaveLength(1);
+      expect(await partners(slow)).toEqual(['Acme Lending']);
+      expect(source.hits).toBe(1);
+    } finally {
+      for (const answer of held) answer();
+    }
   });
 });

@@ -102,7 +102,6 @@ describe('a sandbox buyer returning what it bought through the buyer API', () =>
       },
       { idempotencyKey: `${leadId}-0`, minimumPrice: 0, maxResponseSeconds: 30 },
     );
-    const postedAt = Date.now();
     const answer = await fetch(`${sandboxUrl}/buyers/prime/api/v2/leads`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -128,8 +127,6 @@ describe('a sandbox buyer returning what it bought through the buyer API', () =>
       status: 'approved',
       decided_by: 'rule',
     });
-    // Not at once: after the buyer's delay (200–400 ms).
-    expect(row.filed_at.getTime() - postedAt).toBeGreaterThanOrEqual(190);
     // The sandbox counts the return as accepted once the BFF's answer reaches it, which can be just after the row
     // is committed.
     const returns = async () =>

@@ -94,6 +94,8 @@ describe('submitting a lead', () => {
     expect(late.statusCode).toBe(409);
     const summary = await t.app.inject({ method: 'GET', url: '/api/v1/lead', headers: { cookie } });
     expect(summary.json().outcome).toMatchObject({ outcome: 'pending' });
+    // Sent: the progress bar is full, not left at the last step's share.
+    expect(summary.json().progress).toBe(100);
   });
 
   it('refuses a consent version the page did not show', async () => {

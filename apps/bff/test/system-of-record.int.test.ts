@@ -251,6 +251,7 @@ describe('the system of record, seen from the BFF', () => {
           from: 'from is required: a date as YYYY-MM-DD.',
           to: 'to is required: a date as YYYY-MM-DD.',
         },
+        requestId: expect.any(String),
       });
     }
     expect((await report('funnel?from=11/10/2026&to=2026-11-10')).fields).toEqual({

@@ -30,6 +30,8 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     LOG_LEVEL: 'silent',
     // Most tests submit the same fictitious borrower again and again; duplicates.int.test.ts turns it on.
     DUPLICATE_WINDOW_DAYS: '0',
+    // Console tests sign in on sessions of each role; operator-sign-in-hardening.int.test.ts turns the rule on.
+    OPERATOR_SECOND_FACTOR_ROLES: 'none',
     ...overrides,
   });
 }

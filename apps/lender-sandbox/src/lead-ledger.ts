@@ -10,6 +10,8 @@ export interface LeadRecord {
   loanAmount: number;
   /** Ms since the epoch. */
   receivedAt: number;
+  /** The W3C trace context the first post came with, if any: what a real network's logs would show of us. */
+  traceparent?: string;
   decision: LeadDecision;
   posts: number;
   pings: number;

@@ -51,10 +51,11 @@ export class LenderSimulator {
   }
 
   /**
-   * POST submit with a valid payload. The first post of a lead id creates the upstream lead; every re-post
-   * finds it and answers its current state (the original answer, or the final one once a pending lead resolved).
+   * POST submit with a valid payload. The first post of a lead id creates the upstream lead (keeping the
+   * `traceparent` it came with); every re-post finds it and answers its current state (the original answer, or
+   * the final one once a pending lead resolved).
    */
-  submit(payload: SubmissionPayload, received: unknown): ProtocolAnswer {
+  submit(payload: SubmissionPayload, received: unknown, traceparent?: string): ProtocolAnswer {
     this.#counters.posts += 1;
     let lead = this.#ledger.byPartnerLeadId(payload.partnerLeadId);
     if (!lead) {
@@ -63,6 +64,7 @@ export class LenderSimulator {
         partnerLeadId: payload.partnerLeadId,
         networkLeadId: derivedId(this.#config.seed, 'network-lead-id', payload.partnerLeadId),
         payload: received,
+        ...(traceparent ? { traceparent } : {}),
         loanAmount: payload.loanAmount,
         receivedAt,
         decision:
@@ -142,6 +144,7 @@ export class LenderSimulator {
       ...(lead.decision.pendingPings === 0
         ? { decidedAt: new Date(Math.max(lead.receivedAt, lead.decision.pendingUntil)).toISOString() }
         : {}),
+      ...(lead.traceparent ? { traceparent: lead.traceparent } : {}),
       payload: lead.payload,
     };
   }

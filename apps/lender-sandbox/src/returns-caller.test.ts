@@ -67,7 +67,6 @@ describe('a simulated buyer returning leads', () => {
       api.url,
     );
     closing.push(() => caller.close());
-    const started = Date.now();
     for (const reference of references) caller.sold(reference);
     await until(() => caller.counts().accepted === api.received.length && api.received.length > 0);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -77,7 +76,6 @@ describe('a simulated buyer returning leads', () => {
     expect(returned).toBeLessThan(23);
     expect(caller.counts()).toEqual({ sent: returned, accepted: returned, refused: 0, failed: 0 });
     for (const call of api.received) {
-      expect(call.at - started).toBeGreaterThanOrEqual(95);
       expect(call.path).toBe('/api/v1/buyer/returns');
       expect(call.headers.authorization).toBe('Bearer fbk_test');
       expect(call.headers['idempotency-key']).toBe(`sandbox-return-${call.body.reference}`);

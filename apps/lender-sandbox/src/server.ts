@@ -8,7 +8,7 @@ const env = loadEnv();
 // Pretty lines for a person at a terminal in development; JSON everywhere else.
 const logger = createLogger(
   env.logLevel,
-  prettyLogDestination({ nodeEnv: env.nodeEnv, isTTY: process.stdout.isTTY === true }),
+  await prettyLogDestination({ nodeEnv: env.nodeEnv, isTTY: process.stdout.isTTY === true }),
 );
 const app = await buildSandbox(env.sandbox, { logger });
 

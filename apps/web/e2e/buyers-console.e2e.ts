@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { noteBuyerWorker } from '@funnel/server-runtime/buyer-config-signal';
 import { openBuyersPage, startBuyersStack, type BuyersStack } from './buyers-stack';
 import { createOperator, signInThroughPage } from './operator-accounts';
 import { assertAccessible, screenshotBothWidths } from './page-checks';
@@ -202,3 +203,56 @@ test('the audit log lists the pause and the resume with the manager who did them
     ['buyers.pause', 'mia@example.com', 'first'],
   ]);
 });
+
+test(
+  'the page lists a stopped worker as gone, and a buyer an admin moved to another origin as needing its key',
+  { timeout: TEST_TIMEOUT_MS },
+  async () => {
+    const { harness } = stack;
+    // A worker killed 40 minutes ago: its last note stays, and it must not read as running version 1.
+    const lastSeen = Date.now() - 40 * 60_000;
+    await noteBuyerWorker(harness.redis, harness.config.keyPrefix, 'worker-killed', {
+      version: 1,
+      appliedAt: lastSeen,
+      seenAt: lastSeen,
+      everyMs: 2000,
+    });
+    // An admin moves `second` to another origin (the sandbox by another name) without entering its key.
+    const admin = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+    const route = `${harness.baseUrl}/api/v1/admin/buyers/second`;
+    const {
+      hasApiKey: _key,
+      paused: _paused,
+      needsKey: _needsKey,
+      ...second
+    } = (await (await fetch(route, { headers: admin })).json()) as Record<string, unknown> & {
+      baseUrl: string;
+    };
+    const elsewhere = { ...second, baseUrl: second.baseUrl.replace('127.0.0.1', 'localhost') };
+    const moved = await fetch(route, { method: 'PUT', headers: admin, body: JSON.stringify(elsewhere) });
+    assert.equal(moved.status, 200, await moved.text());
+
+    const { context, page, errors } = await openBuyersPage(harness, 'mia@example.com');
+    const health = page.getByRole('region', { name: 'Buyers, last 15 minutes' });
+    const secondRow = health.getByRole('row').filter({ hasText: /^second/ });
+    await secondRow.getByRole('cell', { name: 'Needs its key', exact: true }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /gone: worker-killed \(last seen .+, on version 1\)$/ })
+      .waitFor();
+    const status = await page.getByRole('status').filter({ hasText: 'workers:' }).innerText();
+    assert.ok(!/worker-killed on version/.test(status), status);
+    await screenshotBothWidths(page, 'operator-buyers-needs-key');
+
+    // Once an admin enters its key, it is live again.
+    const keyed = await fetch(route, {
+      method: 'PUT',
+      headers: admin,
+      body: JSON.stringify({ ...elsewhere, apiKey: 'second-key-for-its-new-address' }),
+    });
+    assert.equal(keyed.status, 200, await keyed.text());
+    await secondRow.getByRole('cell', { name: 'Live', exact: true }).waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  },
+);

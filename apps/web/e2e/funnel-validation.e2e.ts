@@ -25,6 +25,7 @@ import type { StepName } from '@funnel/contracts/steps';
 import { VISITOR, businessToday, choose, clickNext, leadBefore, tapAnswer } from './funnel-driver';
 import { startHarness, type Harness } from './harness';
 import { leadKeys, newLead, openSealed, type StoredLead } from './lead-in-redis';
+import { pausePageClock, runPageClockUntil } from './page-clock';
 import { assertAccessible, openScreen, screenshotBothWidths } from './page-checks';
 
 let harness: Harness;
@@ -505,10 +506,18 @@ test('suggestions come after a pause in typing and can be chosen with the keyboa
       asked.push(new URL(request.url()).searchParams.get('q') ?? '');
   });
   const input = page.getByRole('combobox', { name: 'First name' });
-  await input.pressSequentially('Jenn', { delay: 40 });
+  // The page's clock stands still while the name is typed, so however slowly the keys arrive no pause falls
+  // between them; then it moves on in steps until the suggestions show.
+  await page.clock.install();
+  await pausePageClock(page);
+  await input.pressSequentially('Jenn');
   const option = page.getByRole('option', { name: 'Jennifer', exact: true });
-  await option.waitFor();
+  const pauseMs = await runPageClockUntil(page, () => option.isVisible(), 'the suggestions', {
+    maxPageMs: 5_000,
+  });
+  await page.clock.resume();
   assert.deepEqual(asked, ['Jenn'], 'one request, once typing paused');
+  assert.ok(pauseMs >= 300, `the request waits for a pause in typing (${pauseMs} ms of page time)`);
   const count = await page.getByRole('option').count();
   const announced = page.getByText(`${count} suggestion${count === 1 ? '' : 's'} available.`, {
     exact: false,

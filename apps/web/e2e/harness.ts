@@ -14,7 +14,9 @@ import { chromiumPath } from '../../../scripts/chromium.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-const READY_TIMEOUT_MS = 60_000;
+// A BFF reads the reference data (ZIP directory, name and job-title suggestions) before it answers: with every CI
+// stage sharing two cores, a start took over a minute, and a file whose `before` fails fails every test in it.
+const READY_TIMEOUT_MS = 180_000;
 const STOP_TIMEOUT_MS = 5_000;
 const OUTPUT_LINES_KEPT = 200;
 
@@ -215,6 +217,9 @@ export async function startHarness({
         RATE_LIMIT_MAX: '100000',
         // Every test submits the same fictitious borrower; duplicate detection has its own integration tests.
         DUPLICATE_WINDOW_DAYS: '0',
+        // Consoles signed in on a password alone, whatever the role; operator-second-factor.e2e.ts sets the
+        // roles that must enrol first (ADR 0023).
+        OPERATOR_SECOND_FACTOR_ROLES: 'none',
         ...bffEnv,
       },
     });

@@ -37,7 +37,9 @@ export async function signInThroughPage(
   email: string,
   password = OPERATOR_PASSWORD,
 ): Promise<void> {
-  await page.getByRole('heading', { name: 'Operator sign-in' }).waitFor();
+  // The console is drawn by its code once loaded and once it has asked for the session: a loaded CI run took more
+  // than 30 s to show it (as a borrower screen's hydration may take up to 90 s, page-checks.ts).
+  await page.getByRole('heading', { name: 'Operator sign-in' }).waitFor({ timeout: 90_000 });
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -5,13 +5,12 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import type { Kysely } from 'kysely';
-import type { Page } from 'playwright-core';
 import { migrate, openDatabase, type Database } from '@funnel/db/database';
 import { base32Decode, hotp, totpStep } from '@funnel/server-runtime/totp';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { startHarness, type Harness } from './harness';
 import { createOperator, signInThroughPage } from './operator-accounts';
-import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
+import { assertFitsBothWidths, collectPageErrors, screenshotBothWidths } from './page-checks';
 
 const TOKEN = 'e2e-console-token-'.padEnd(48, 'c');
 const schema = testSchema('console_e2e');
@@ -36,15 +35,6 @@ after(async () => {
   await dropSchema(schema);
 });
 
-async function checkBothWidths(page: Page, screen: string): Promise<void> {
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    await assertAccessible(page, `${screen} at ${width} px`);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 0, `${screen}: the page is ${overflow} px wider than ${width} px`);
-  }
-}
-
 test('a new operator opens their one-time set-up link, chooses a password, and signs in with it', async () => {
   const created = await fetch(`${harness.baseUrl}/api/v1/admin/accounts`, {
     method: 'POST',
@@ -61,7 +51,7 @@ test('a new operator opens their one-time set-up link, chooses a password, and s
   await page.getByLabel('The same password again').fill('short');
   await page.getByRole('button', { name: 'Set password' }).click();
   await page.getByText('Use at least 12 characters.').waitFor();
-  await checkBothWidths(page, 'the set-up page with an error');
+  await assertFitsBothWidths(page, 'the set-up page with an error');
   await page.getByLabel('New password').fill('a passphrase of my own');
   await page.getByLabel('The same password again').fill('a passphrase of my own');
   await page.getByRole('button', { name: 'Set password' }).click();
@@ -89,23 +79,24 @@ test('an admin enrols a second factor, and from then on signs in with a code', a
   await page.getByRole('button', { name: 'Add a second factor' }).click();
   const secret = (await page.getByLabel('Key').innerText()).trim();
   assert.match(secret, /^[A-Z2-7]{32}$/);
-  await checkBothWidths(page, 'second-factor enrolment');
+  await assertFitsBothWidths(page, 'second-factor enrolment');
   await page.getByLabel('Code').fill(hotp(base32Decode(secret), totpStep(Date.now())));
   await page.getByRole('button', { name: 'Turn on' }).click();
+  await page.getByRole('button', { name: 'I have saved them' }).click();
   await page.getByText('Sign-in asks for a code from your authenticator app.').waitFor();
 
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await signInThroughPage(page, 'ada@example.com');
-  // The password was right: the page asks for the code, and sets no session without it.
+  // Without the code, the same refusal as a wrong password (ADR 0023), and no session.
+  await page.getByText('That email, password or code is not right.', { exact: false }).waitFor();
   const code = page.getByLabel('Code from your authenticator app');
-  await code.waitFor();
   assert.equal(
     (await context.cookies(`${harness.baseUrl}/api/v1/admin/session`)).some(
       (c) => c.name === 'funnel_operator',
     ),
     false,
   );
-  await checkBothWidths(page, 'sign-in asking for a code');
+  await assertFitsBothWidths(page, 'sign-in asking for a code');
   await screenshotBothWidths(page, 'operator-sign-in-code');
   // The enrolment's code was spent; the next step's is the one an app shows 30 seconds on.
   await code.fill(hotp(base32Decode(secret), totpStep(Date.now()) + 1));
@@ -141,7 +132,7 @@ test('a viewer is not offered an admin page, and the BFF refuses it with 403', a
   });
   assert.equal(attempt.status(), 403);
   assert.equal((await attempt.json()).error.code, 'FORBIDDEN');
-  await checkBothWidths(page, 'a viewer refused the accounts page');
+  await assertFitsBothWidths(page, 'a viewer refused the accounts page');
   await context.close();
 });
 
@@ -167,7 +158,7 @@ test("an admin reads the audit log: the viewer's refused attempts, filtered, and
   assert.ok(actions.includes('accounts.list denied'), actions.join('; '));
   assert.ok(actions.includes('reports.read allowed'), actions.join('; '));
   assert.ok(rows.every((cells) => cells[1] === 'vic@example.com'));
-  await checkBothWidths(consolePage, 'the audit log');
+  await assertFitsBothWidths(consolePage, 'the audit log');
   await screenshotBothWidths(consolePage, 'operator-audit-log');
 
   const [file] = await Promise.all([
@@ -189,7 +180,7 @@ test("an admin reads the audit log: the viewer's refused attempts, filtered, and
   assert.match(await link.innerText(), /\/operator\/setup#[A-Za-z0-9_-]{43}/);
   await consolePage.getByRole('button', { name: 'Disable vic@example.com' }).click();
   await consolePage.getByRole('button', { name: 'Enable vic@example.com' }).waitFor();
-  await checkBothWidths(consolePage, 'the accounts page');
+  await assertFitsBothWidths(consolePage, 'the accounts page');
   assert.deepEqual(errors, []);
   await admin.close();
 });

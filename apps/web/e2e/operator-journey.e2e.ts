@@ -13,7 +13,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Kysely } from 'kysely';
-import type { Page } from 'playwright-core';
 import { toClientFields } from '@funnel/contracts/fields';
 import { addDays } from '@funnel/contracts/rules/calendar-date';
 import { nextBankBusinessDay } from '@funnel/contracts/rules/pay-dates';
@@ -22,7 +21,7 @@ import { migrate, openDatabase, type Database } from '@funnel/db/database';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { startHarness, type Harness } from './harness';
 import { createOperator, signInThroughPage } from './operator-accounts';
-import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
+import { checkBothWidths, collectPageErrors, screenshotBothWidths } from './page-checks';
 import { startLenderSandbox, startWorker } from './submission-pipeline';
 
 const TOKEN = 'e2e-journey-token-'.padEnd(48, 'j');
@@ -89,25 +88,6 @@ async function journeyWhen(
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`the journey of ${leadId} never got there`);
-}
-
-async function checkBothWidths(page: Page, screen: string): Promise<void> {
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    await assertAccessible(page, `${screen} at ${width} px`);
-    const overflow = await page.evaluate(() => ({
-      by: document.documentElement.scrollWidth - window.innerWidth,
-      // The deepest elements reaching past the screen's edge, to say what is too wide.
-      culprits: [...document.querySelectorAll('body *')]
-        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && el.children.length === 0)
-        .slice(0, 3)
-        .map((el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? '').slice(0, 40)}"`),
-    }));
-    assert.ok(
-      overflow.by <= 0,
-      `${screen}: the page is ${overflow.by} px wider than ${width} px (${overflow.culprits.join(', ')})`,
-    );
-  }
 }
 
 before(async () => {
@@ -238,10 +218,11 @@ test('an admin reads the webhook attempts and reveals an answer for a reason, wh
   await screenshotBothWidths(page, 'operator-lead-journey-reveal');
 
   await page.getByRole('link', { name: 'Audit log' }).click();
-  await page.getByLabel('Action').fill('leads.reveal');
+  // The Action filter offers the actions there are; each entry says what was revealed and why.
+  await page.getByLabel('Action').selectOption('leads.reveal');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   const table = page.getByRole('table', { name: 'Newest first; the log cannot be edited.' });
-  await table.locator('tbody tr', { hasText: 'leads.reveal' }).first().waitFor();
+  await table.locator('tbody tr', { hasText: 'Revealed SSN' }).waitFor();
   const rows = await table
     .locator('tbody tr')
     .evaluateAll((trs) =>
@@ -250,6 +231,12 @@ test('an admin reads the webhook attempts and reveals an answer for a reason, wh
   assert.equal(rows.length, 2, JSON.stringify(rows));
   for (const cells of rows)
     assert.deepEqual(cells.slice(1, 5), ['ada@example.com', 'leads.reveal', 'allowed', leads[0]]);
+  assert.deepEqual(
+    rows.map((cells) => cells[5]),
+    [`Revealed SSN (last four), because: ${REASON}`, `Revealed Email, because: ${REASON}`],
+  );
+  await checkBothWidths(page, 'the audit log after a reveal');
+  await screenshotBothWidths(page, 'operator-audit-reveal');
   const entries = await db
     .selectFrom('operator_audit')
     .select(['details'])
@@ -317,7 +304,7 @@ test("a manager approves one return and rejects another, and each lead's journey
   await page.getByLabel('Status').selectOption('approved');
   await page.getByRole('link', { name: leads[0] }).click();
   await page.getByRole('heading', { name: 'Returned by lead-network' }).waitFor();
-  assert.match(await page.locator('main').innerText(), /Approved by an operator/);
+  assert.match(await page.locator('main').innerText(), /Approved by max@example\.com/);
   await page.goto(`/operator/leads/${leads[1]}`);
   await page.getByRole('heading', { name: 'Return by lead-network refused' }).waitFor();
   // No reveal for a manager either.
@@ -372,6 +359,7 @@ test("a manager reverses the approved return for a reason, and the lead's journe
     await page.locator('main').innerText(),
     new RegExp(`Why: ${REVERSAL.replace(/[().]/g, '\\$&')}`),
   );
+  assert.match(await page.locator('main').innerText(), /By max@example\.com/);
   const reversals = await db
     .selectFrom('operator_audit')
     .select(['actor', 'details'])

@@ -16,6 +16,7 @@ import {
 } from '@funnel/testing/oidc-provider';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { freePort, startHarness, type Harness } from './harness';
+import { createOperator, OPERATOR_PASSWORD } from './operator-accounts';
 import { assertAccessible, collectPageErrors, screenshotBothWidths } from './page-checks';
 
 const OIDC_LINK = 'Sign in with Example Identity';
@@ -28,7 +29,10 @@ const people: Record<string, OidcPerson> = {
   },
   ken: { email: 'ken@example.com', name: 'Ken Thompson', groups: ['funnel-viewers'], password: 'k-passw0rd' },
   eve: { email: 'eve@example.com', name: 'Eve', groups: ['contractors'], password: 'e-passw0rd' },
+  // A local manager's email, verified at the provider, in a viewer group (ADR 0023).
+  lin: { email: 'lin@example.com', name: 'Lin', groups: ['funnel-viewers'], password: 'l-passw0rd' },
 };
+const TOKEN = 'e2e-oidc-token-'.padEnd(48, 'o');
 const schema = testSchema('oidc_e2e');
 let db: Kysely<Database>;
 let provider: TestOidcProvider;
@@ -57,6 +61,7 @@ before(async () => {
       OIDC_ROLE_MAP: 'funnel-viewers=viewer,funnel-admins=admin',
       OIDC_PROVIDER_NAME: 'Example Identity',
       OIDC_ALLOW_HTTP: 'true',
+      ADMIN_API_TOKEN: TOKEN,
     },
   });
 });
@@ -135,7 +140,7 @@ test("the admin's audit log names the operator of each OIDC sign-in, and the ref
   const page = await context.newPage();
   await signInAtProvider(page, 'grace');
   await page.getByRole('link', { name: 'Audit log' }).click();
-  await page.getByLabel('Action').fill('session.sign-in-oidc');
+  await page.getByLabel('Action').selectOption('session.sign-in-oidc');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   const table = page.getByRole('table', { name: 'Newest first; the log cannot be edited.' });
   await table.locator('tbody tr', { hasText: 'ken@example.com' }).waitFor();
@@ -152,5 +157,30 @@ test("the admin's audit log names the operator of each OIDC sign-in, and the ref
     'ken@example.com session.sign-in-oidc allowed',
     'grace@example.com session.sign-in-oidc allowed',
   ]);
+  await context.close();
+});
+
+test('a local account the provider names is linked only after its own password, and keeps its role', async () => {
+  await createOperator(harness.baseUrl, TOKEN, 'lin@example.com', 'manager');
+  const context = await harness.newContext(375);
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await signInAtProvider(page, 'lin');
+  await page.getByRole('heading', { name: 'Link your account' }).waitFor();
+  assert.equal(
+    (await context.cookies(harness.baseUrl)).some((c) => c.name === 'funnel_operator'),
+    false,
+    'no console session before the proof',
+  );
+  await page.getByLabel('Console password').fill('not the console password');
+  await page.getByRole('button', { name: 'Link and sign in' }).click();
+  await page.getByText('That email, password or code is not right.', { exact: false }).waitFor();
+  await assertAccessible(page, 'the link page with an error');
+  await page.getByLabel('Console password').fill(OPERATOR_PASSWORD);
+  await page.getByRole('button', { name: 'Link and sign in' }).click();
+  await page.getByRole('heading', { name: 'Funnel and sales reports' }).waitFor();
+  // The provider's viewer group did not demote the local manager.
+  assert.match(await page.getByRole('banner').innerText(), /lin\s*\(manager\)/);
+  assert.deepEqual(errors, []);
   await context.close();
 });

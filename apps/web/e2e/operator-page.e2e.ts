@@ -16,7 +16,13 @@ import { recordEvents } from '@funnel/db/record-events';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { startHarness, type Harness } from './harness';
 import { createOperator, OPERATOR_PASSWORD, signInThroughPage } from './operator-accounts';
-import { assertAccessible, collectPageErrors, openScreen, screenshotBothWidths } from './page-checks';
+import {
+  assertAccessible,
+  collectPageErrors,
+  openScreen,
+  screenshotBothWidths,
+  screenshotPartBothWidths,
+} from './page-checks';
 
 const TOKEN = 'e2e-operator-token-'.padEnd(48, 'q');
 const ALL = STEP_NAMES.length;
@@ -320,7 +326,11 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
   await page.getByRole('button', { name: 'Sign in' }).click();
   const error = page.locator('#operator-password-error');
   await error.waitFor();
-  assert.equal((await error.innerText()).trim(), 'That email and password do not match an active account.');
+  // One answer for any wrong email, password or code (ADR 0023): it never says which was wrong.
+  assert.equal(
+    (await error.innerText()).trim(),
+    'That email, password or code is not right. If your account has a second factor, enter its code too.',
+  );
   assert.equal(await error.getAttribute('role'), 'alert');
   assert.equal(await password.getAttribute('aria-invalid'), 'true');
   assert.equal(await operatorCookie(context), undefined);
@@ -548,6 +558,62 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
   const signedOut = await page.request.get('/api/v1/admin/reports/funnel?from=2026-10-05&to=2026-10-06');
   assert.equal(signedOut.status(), 401);
 
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** The column headers of a table that reach past either side of its scrolling box: what the reader cannot see. */
+async function columnsOutOfView(page: Page, caption: string): Promise<string[]> {
+  return page.getByRole('region', { name: caption, exact: true }).evaluate((box) => {
+    const edges = box.getBoundingClientRect();
+    return [...box.querySelectorAll('thead th')]
+      .filter((th) => {
+        const cell = th.getBoundingClientRect();
+        return cell.right > edges.right + 1 || cell.left < edges.left - 1;
+      })
+      .map((th) => th.textContent!.trim());
+  });
+}
+
+test('every report table fits a laptop, and one too wide for its screen scrolls by keyboard and says so (issue 40)', async () => {
+  const context = await harness.newContext(1280);
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await openScreen(page, '/operator?from=2026-10-05&to=2026-10-06');
+  await signInThroughPage(page, 'reports@example.com');
+  const buyers = page.getByRole('region', { name: 'Sales by buyer', exact: true });
+  await buyers.locator('tbody tr', { hasText: 'network' }).waitFor();
+  for (const caption of ['Sales by buyer', 'Revenue by affiliate', 'Sales by affiliate and day']) {
+    assert.deepEqual(
+      await columnsOutOfView(page, caption),
+      [],
+      `${caption}: every column in view at 1280 px`,
+    );
+  }
+  await screenshotPartBothWidths(
+    page,
+    page.getByRole('region', { name: 'Buyers' }),
+    'operator-sales-by-buyer',
+  );
+
+  // A small laptop: the buyers' 14 columns cannot all fit. The table scrolls inside its own box, which says so
+  // in words (a scrollbar may show only while scrolling), and a keyboard user scrolls it to its last column.
+  await page.setViewportSize({ width: 1024, height: 768 });
+  assert.notDeepEqual(await columnsOutOfView(page, 'Sales by buyer'), []);
+  const hint = await buyers.getAttribute('aria-describedby');
+  assert.ok(hint, 'the scrolling table is described by its hint');
+  assert.match(await page.locator(`[id="${hint}"]`).innerText(), /Scroll sideways/);
+  await buyers.focus();
+  for (let i = 0; i < 60 && (await columnsOutOfView(page, 'Sales by buyer')).includes('Funded amount'); i++) {
+    await page.keyboard.press('ArrowRight');
+  }
+  assert.ok(
+    !(await columnsOutOfView(page, 'Sales by buyer')).includes('Funded amount'),
+    'the arrow keys bring the last column into view',
+  );
+  await assertAccessible(page, 'operator reports at 1024 px');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page itself is ${overflow} px wider than 1024 px`);
   assert.deepEqual(errors, []);
   await context.close();
 });

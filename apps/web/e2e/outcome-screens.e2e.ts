@@ -14,17 +14,20 @@ import { API_ANSWERS, leadBefore } from './funnel-driver';
 import { startHarness, type Harness } from './harness';
 import { leadKeys, newLead } from './lead-in-redis';
 import { assertAccessible, collectPageErrors, openScreen, screenshotBothWidths } from './page-checks';
+import { pausePageClock, runPageClockUntil, tickPageClock } from './page-clock';
 import { startLenderSandbox, startWorker, type LenderSandbox } from './submission-pipeline';
 
 /** The buyer's time for one attempt: a lender pending past it has not decided. */
-const ATTEMPT_MS = 3_000;
-const TEST_TIMEOUT_MS = 90_000;
+const ATTEMPT_MS = 8_000;
+/** Where a test is taken as hung, not a goal: a loaded CI run took 116 s for one that takes 30 s alone. */
+const TEST_TIMEOUT_MS = 300_000;
 const NO_LENDER_TITLE = 'We are sorry! The lender is not around now...';
 const DUPLICATE_TITLE = 'We are sorry! You have already sent us a request';
 
 let harness: Harness;
 let sandbox: LenderSandbox;
 let buyersDir: string;
+let worker: { output(): string };
 /** Each lead is a different borrower (SSN and email), so only the duplicate test makes a duplicate. */
 let borrowers = 0;
 
@@ -52,7 +55,7 @@ before(async () => {
       ],
     }),
   );
-  await startWorker(harness, sandbox, { BUYERS_FILE: buyersFile });
+  worker = await startWorker(harness, sandbox, { BUYERS_FILE: buyersFile });
 });
 
 after(async () => {
@@ -83,7 +86,7 @@ async function decided(context: BrowserContext): Promise<void> {
       outcome?: { outcome: string };
     };
     if (lead.outcome && lead.outcome.outcome !== 'pending') return;
-    assert.ok(Date.now() < deadline, 'the request is decided');
+    if (Date.now() > deadline) assert.fail('the request is not decided within 15 s');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -126,27 +129,51 @@ test(
 );
 
 test(
-  'a lead decided at once shows its screen within 1.5 s of the decision, not after the animation',
+  'a lead decided at once shows its screen a second of page time after the answer, not after the animation',
   { timeout: TEST_TIMEOUT_MS },
   async () => {
     await sandbox.configure({ soldShare: 0, pendingShare: 0, rejectRedirect: false });
     const context = await harness.newContext();
     context.setDefaultTimeout(20_000);
-    const before = await leadKeys(harness);
     await completeLead(context);
     const page = await context.newPage();
     const errors = collectPageErrors(page);
+    // The page's timers run on a clock the test moves: what is measured is the page's own time, whatever the
+    // machine's load does to the wall clock.
+    await page.clock.install();
+    await pausePageClock(page);
+    const ticker = tickPageClock(page);
     await requestFunds(page);
-    await page.waitForURL('**/reject-page', { timeout: 15_000 });
-    const shownAt = Date.now();
-    await page
-      .getByRole('heading', { level: 1, name: 'Sorry, we were unable to connect you with a lender' })
-      .waitFor();
-    const lead = await newLead(harness, before);
-    const decided = LeadOutcomeSchema.parse(JSON.parse(lead.raw._outcome ?? '{}'));
-    assert.equal(decided.outcome, 'rejected');
-    const waited = shownAt - Date.parse(decided.at);
-    assert.ok(waited <= 1_500, `the reject screen showed ${waited} ms after the decision`);
+    await page.waitForURL('**/mapping-lender');
+    await ticker.stop();
+    // The answer is in when the bar runs to its end; until then page time moves on (the bar's first frame and the
+    // query cache's notifications wait on it). The second is counted from the answer.
+    const answered = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('[style*="scaleX"]')].some(
+          (el) => el.style.transform === 'scaleX(1)',
+        ),
+      );
+    await runPageClockUntil(page, answered, 'the page learns the answer', {
+      maxPageMs: 600_000,
+      realMs: 20_000,
+    });
+    const lead = (await (await context.request.get('/api/v1/lead')).json()) as {
+      outcome?: { outcome: string };
+    };
+    if (lead.outcome?.outcome !== 'rejected') console.log(worker.output());
+    assert.equal(lead.outcome?.outcome, 'rejected', JSON.stringify(lead.outcome));
+    const heading = page.getByRole('heading', {
+      level: 1,
+      name: 'Sorry, we were unable to connect you with a lender',
+    });
+    // The intro alone is 6 s of page time, and the search 193 s more: the screen shows once the steps left have
+    // run out their second (FINISH_AFTER_ANSWER_MS), within one slice.
+    const pageMs = await runPageClockUntil(page, () => heading.isVisible(), 'the reject screen', {
+      maxPageMs: 10_000,
+    });
+    assert.ok(pageMs <= 1_100, `the reject screen showed after ${pageMs} ms of page time`);
+    assert.match(page.url(), /\/reject-page$/);
     assert.doesNotMatch(await page.locator('main').innerText(), /try(ing)? again later/i);
     assert.deepEqual(errors, []);
     await context.close();

@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { repoRoot } from './harness';
 
 const SCREENSHOT_DIR = path.join(repoRoot, 'screenshots');
@@ -51,6 +51,28 @@ export async function assertAccessible(page: Page, screen: string): Promise<void
   );
 }
 
+/**
+ * At 375 px and at 1280 px: axe finds nothing serious, and the page is no wider than the screen (else the
+ * deepest elements reaching past its edge are named).
+ */
+export async function checkBothWidths(page: Page, screen: string): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await assertAccessible(page, `${screen} at ${width} px`);
+    const overflow = await page.evaluate(() => ({
+      by: document.documentElement.scrollWidth - window.innerWidth,
+      culprits: [...document.querySelectorAll('body *')]
+        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && el.children.length === 0)
+        .slice(0, 3)
+        .map((el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? '').slice(0, 40)}"`),
+    }));
+    assert.ok(
+      overflow.by <= 0,
+      `${screen}: the page is ${overflow.by} px wider than ${width} px (${overflow.culprits.join(', ')})`,
+    );
+  }
+}
+
 /** Saves full-page screenshots of the page at 375 px and 1280 px wide, then restores the width. */
 export async function screenshotBothWidths(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -60,6 +82,18 @@ export async function screenshotBothWidths(page: Page, name: string): Promise<vo
     // Lets layout settle and the progress bar finish its one-second animation.
     await page.waitForTimeout(1100);
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
+  }
+  if (original) await page.setViewportSize(original);
+}
+
+/** Saves screenshots of one part of the page (a table, a panel) at 375 px and 1280 px wide, then restores the width. */
+export async function screenshotPartBothWidths(page: Page, part: Locator, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const original = page.viewportSize();
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(1100);
+    await part.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`) });
   }
   if (original) await page.setViewportSize(original);
 }
@@ -80,7 +114,9 @@ export function collectPageErrors(page: Page): string[] {
  * go without it.
  */
 export async function appTookOver(page: Page): Promise<void> {
-  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+  // The app's code is fetched once the page is painted: with every CI stage sharing two cores, that has taken more
+  // than the 20 s a step is usually given, and once more than 45 s.
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached', timeout: 90_000 });
   await page.locator('form[aria-busy="true"]').waitFor({ state: 'detached' });
 }
 
@@ -94,4 +130,14 @@ export async function openScreen(page: Page, path: string): Promise<void> {
 export async function reloadScreen(page: Page): Promise<void> {
   await page.reload();
   await appTookOver(page);
+}
+
+/** At 375 and 1280 px: axe finds no violation, and the page is no wider than the window. */
+export async function assertFitsBothWidths(page: Page, screen: string): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await assertAccessible(page, `${screen} at ${width} px`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${screen}: the page is ${overflow} px wider than ${width} px`);
+  }
 }

@@ -9,6 +9,7 @@ import { JobQueues, startQueueWorker, type EnqueueOptions } from '@funnel/server
 import { createRedis, describeRedis } from '@funnel/server-runtime/redis-connection';
 import { watchRedis } from '@funnel/server-runtime/redis-watch';
 import { replicaWaitOf } from '@funnel/server-runtime/replica-wait';
+import { queueTelemetry } from '@funnel/server-runtime/tracing';
 import type { Env } from './env.js';
 import { buildBuyerWalks } from './buyer-walks.js';
 import { createBuyerTestProcessor } from './buyers/buyer-test-lead.js';
@@ -61,6 +62,12 @@ const WEBHOOK_CONCURRENCY = 20;
 const FOLLOW_UP_CONCURRENCY = 20;
 const BUYER_TEST_CONCURRENCY = 4;
 const HOUR_MS = 3600 * 1000;
+/** How long a lead lives in Redis (the BFF's LEAD_TTL_DAYS default): what the reconciler can still repair from. */
+const LEAD_TTL_MS = 30 * 24 * HOUR_MS;
+/** How long after its decision a lead's evidence is left to the events drain before the reconciler writes it. */
+const EVIDENCE_DRAIN_GRACE_MS = 2 * 60_000;
+/** Decided leads whose evidence one reconciler pass completes at most; the next pass takes the rest. */
+const EVIDENCE_REPAIRS_PER_PASS = 200;
 
 /**
  * The worker process: one Redis connection, each queue opened once, every consumer of the job catalog and the
@@ -71,17 +78,23 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
   const runs = (part: WorkerPart) => !options.parts || options.parts.includes(part);
   // BullMQ needs `maxRetriesPerRequest: null` on worker connections: it blocks on Redis and must wait out restarts.
   const connection = createRedis(env, 'blocking');
-  const queues = new JobQueues(connection, env.REDIS_KEY_PREFIX);
-  const metrics = new WorkerMetrics(queues.of([...Object.values(JOBS), { queue: ERASURE_COMPACTION_QUEUE }]));
+  // With tracing on, the jobs the worker adds and runs are spans of the trace that added them (docs/tracing.md).
+  const telemetry = queueTelemetry(env.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined);
+  const queues = new JobQueues(connection, env.REDIS_KEY_PREFIX, undefined, telemetry);
+  const metrics = new WorkerMetrics(
+    queues.of([...Object.values(JOBS), { queue: ERASURE_COMPACTION_QUEUE }]),
+    env.APP_VERSION,
+    logger,
+  );
   // One warning when Redis goes away and one when it is back, not a line per reconnection attempt.
   const redisWatch = watchRedis(connection, logger, 'worker', (up) => metrics.redisUp.set(up ? 1 : 0));
-  const consumer = { connection, keyPrefix: env.REDIS_KEY_PREFIX, redisWatch, logger };
+  const consumer = { connection, keyPrefix: env.REDIS_KEY_PREFIX, redisWatch, logger, telemetry };
 
   const cipher = new FieldCipher(env.FIELD_ENCRYPTION_KEYS);
   const store = new LeadStore(connection, cipher, {
     keyPrefix: env.REDIS_KEY_PREFIX,
     // The worker never creates leads; the TTL only matters to the BFF's writes.
-    ttlMs: 30 * 24 * 3600 * 1000,
+    ttlMs: LEAD_TTL_MS,
     replicaWait: replicaWaitOf(env),
   });
   const suppression = new SuppressionList(connection, {
@@ -97,6 +110,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
   const systemOfRecord = env.DATABASE_URL
     ? startSystemOfRecord({
         databaseUrl: env.DATABASE_URL,
+        databasePassword: env.PGPASSWORD,
         redis: env,
         streamKey: eventOutbox.key,
         consents: {
@@ -118,6 +132,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
     logger,
     sealer: cipher,
     recordAttempt: systemOfRecord ? (event) => eventOutbox.append(event) : undefined,
+    systemOfRecordReady: systemOfRecord?.ready,
   });
   const { waterfall, concurrency, registry } = walks;
 
@@ -256,6 +271,22 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
               logger,
               onFinalOutcome,
               onRepair: (kind) => metrics.repairs.inc({ kind }),
+              ...(systemOfRecord
+                ? {
+                    evidence: {
+                      // A lead decided longer ago than a lead lives has nothing left to repair from; one
+                      // decided in the last minutes may have its evidence still in the events stream, which
+                      // the drain writes behind under load: repairing it would race the normal path.
+                      missing: () =>
+                        systemOfRecord.missingEvidence({
+                          since: new Date(Date.now() - LEAD_TTL_MS),
+                          decidedBefore: new Date(Date.now() - EVIDENCE_DRAIN_GRACE_MS),
+                          limit: EVIDENCE_REPAIRS_PER_PASS,
+                        }),
+                      policy: { retentionMs: env.CONSENT_RETENTION_DAYS * 24 * HOUR_MS, withEvents: true },
+                    },
+                  }
+                : {}),
             }),
             {
               connection,

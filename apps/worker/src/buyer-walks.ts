@@ -6,7 +6,12 @@ import { currentBuyerConfig, currentBuyerVersion, importBuyersIfEmpty } from '@f
 import type { ContactSealer } from '@funnel/db/consent-archive';
 import { buyerRecords } from '@funnel/db/buyer-records';
 import { openDatabase } from '@funnel/db/database';
-import { buyerConfigAppliedKey, buyerConfigChannel } from '@funnel/server-runtime/buyer-config-signal';
+import {
+  buyerConfigChannel,
+  forgetBuyerWorker,
+  noteBuyerWorker,
+} from '@funnel/server-runtime/buyer-config-signal';
+import { buyerAddressAllowList } from '@funnel/server-runtime/env-fields';
 import { replicaWaitOf } from '@funnel/server-runtime/replica-wait';
 import { submissionConcurrency } from './buyers/bulkheads.js';
 import { BuyerBreakers } from './buyers/buyer-breakers.js';
@@ -40,6 +45,8 @@ export async function buildBuyerWalks(
     sealer: ContactSealer;
     /** Writes an attempt's event to the system of record, when there is one. */
     recordAttempt: ((event: LeadEvent) => Promise<unknown>) | undefined;
+    /** Settles once the system of record is migrated: the buyers' tables are not read before. */
+    systemOfRecordReady?: Promise<unknown> | undefined;
   },
 ): Promise<{
   waterfall: WaterfallDeps | undefined;
@@ -58,6 +65,7 @@ export async function buildBuyerWalks(
     };
   }
   const file = env.BUYERS;
+  const addresses = buyerAddressAllowList(env);
   const registry = new BuyerRegistry({ version: 0, file, paused: [] }, (buyer) =>
     createBuyerAdapter(
       buyer,
@@ -65,28 +73,35 @@ export async function buildBuyerWalks(
         metrics.upstreamCalls.inc({ endpoint: `${id}:${endpoint}`, result });
         metrics.upstreamSeconds.observe({ endpoint: `${id}:${endpoint}` }, seconds);
       },
-      { maxResponseBytes: env.UPSTREAM_RESPONSE_MAX_BYTES },
+      { maxResponseBytes: env.UPSTREAM_RESPONSE_MAX_BYTES, addresses },
     ),
   );
-  const db = env.DATABASE_URL ? openDatabase({ url: env.DATABASE_URL, max: 2 }) : undefined;
+  const db = env.DATABASE_URL
+    ? openDatabase({ url: env.DATABASE_URL, password: env.PGPASSWORD, max: 2 })
+    : undefined;
   const workerId = `${hostname()}-${process.pid}`;
+  let appliedAt = Date.now();
   const watcher = db
     ? new BuyerConfigWatcher({
         registry,
         version: () => currentBuyerVersion(db),
         load: () => currentBuyerConfig(db, deps.sealer),
         importFile: () => importBuyersIfEmpty(db, deps.sealer, file),
+        ready: deps.systemOfRecordReady,
         subscriber: deps.connection.duplicate({ maxRetriesPerRequest: null }),
         channel: buyerConfigChannel(env.REDIS_KEY_PREFIX),
         pollMs: env.BUYERS_POLL_MS,
         logger,
-        onApplied: async (version) => {
-          await deps.connection.hset(
-            buyerConfigAppliedKey(env.REDIS_KEY_PREFIX),
-            workerId,
-            `${version}:${Date.now()}`,
-          );
+        onApplied: () => {
+          appliedAt = Date.now();
         },
+        onChecked: (version) =>
+          noteBuyerWorker(deps.connection, env.REDIS_KEY_PREFIX, workerId, {
+            version,
+            appliedAt,
+            seenAt: Date.now(),
+            everyMs: env.BUYERS_POLL_MS,
+          }),
       })
     : undefined;
   // The system of record's buyers (a pause, say) before the first lead when it answers in time; the file's
@@ -140,7 +155,7 @@ export async function buildBuyerWalks(
       return registry.current.adapters;
     },
     bulkheads: registry.bulkheads,
-    isPaused: (buyer) => registry.isPaused(buyer),
+    isPaused: (buyer) => registry.isHeld(buyer),
     breakers: new BuyerBreakers(deps.connection, env.REDIS_KEY_PREFIX, {
       now: Date.now,
       onTransition: ({ buyer, from, to, breaker }) => {
@@ -179,6 +194,11 @@ export async function buildBuyerWalks(
     concurrency,
     async close() {
       await watcher?.stop();
+      // Stopped on purpose: not listed as a gone worker.
+      if (watcher)
+        await forgetBuyerWorker(deps.connection, env.REDIS_KEY_PREFIX, workerId).catch((error: unknown) =>
+          metrics.reportFailure('buyer_worker_forget', error),
+        );
       await learning?.stop();
       await registry.close();
       await db?.destroy();

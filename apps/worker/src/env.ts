@@ -3,9 +3,10 @@ import { parseEnv } from '@funnel/server-runtime/parse-env';
 import {
   commaList,
   refuseInsecureWebhooksInProduction,
+  SERVER_SECRET_SETTINGS,
   serverEnvFields,
 } from '@funnel/server-runtime/env-fields';
-import { leadStoreEnvFields } from '@funnel/lead-store/env-fields';
+import { LEAD_STORE_SECRET_SETTINGS, leadStoreEnvFields } from '@funnel/lead-store/env-fields';
 import { readFileSync } from 'node:fs';
 import { AffiliatePostbacksSchema } from '@funnel/contracts/postbacks';
 import { readBuyersFile } from '@funnel/server-runtime/buyers-file';
@@ -63,7 +64,7 @@ export const EnvSchema = z
     ERASURE_REWRITE_INTERVAL_MS: z.coerce.number().int().positive().default(300_000),
     LOCK_DURATION_MS: z.coerce.number().int().positive().default(5000),
     /**
-     * The buyers file (README, "Buyers"): the buyer contracts the submission waterfall walks. Unset, the lender
+     * The buyers file (docs/buyers.md): the buyer contracts the submission waterfall walks. Unset, the lender
      * network above is the only buyer, posted once, as before.
      */
     BUYERS_FILE: z.string().min(1).optional(),
@@ -94,7 +95,7 @@ export const EnvSchema = z
     SENSITIVE_PURGE_GRACE_HOURS: z.coerce.number().nonnegative().default(24),
     /**
      * Affiliate conversion postbacks, as JSON `{ "<affiliate id>": { "url", "events"?, "payout"? } }`
-     * (README, "Affiliate postbacks"); `AFFILIATE_POSTBACKS_FILE` names a file holding the same instead.
+     * (docs/api.md, "Affiliate postbacks"); `AFFILIATE_POSTBACKS_FILE` names a file holding the same instead.
      */
     AFFILIATE_POSTBACKS: jsonText.pipe(AffiliatePostbacksSchema).optional(),
     AFFILIATE_POSTBACKS_FILE: z.string().min(1).optional(),
@@ -162,5 +163,14 @@ function readOptional(path: string): string | undefined {
 
 /** Parses the environment once at start; fails listing every bad key. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  return parseEnv(EnvSchema, source);
+  return parseEnv(EnvSchema, source, {
+    fromFiles: [
+      ...SERVER_SECRET_SETTINGS,
+      ...LEAD_STORE_SECRET_SETTINGS,
+      'LENDER_NETWORK_API_KEY',
+      'BREVO_API_KEY',
+      'CROSS_SELL_FORWARD_TOKEN',
+      'TRUSTEDFORM_API_KEY',
+    ],
+  });
 }

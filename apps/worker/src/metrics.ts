@@ -5,8 +5,22 @@ import { collectDefaultMetrics } from 'prom-client';
 
 const LATENCY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 1.5, 2, 2.5, 3, 5, 7.5, 10, 15, 30, 60];
 
+/** Where a failure answered around is logged (the worker's pino logger). */
+interface FailureLog {
+  error(details: object, message: string): void;
+}
+
+/**
+ * The places where the worker answers around a failure: a metric whose read failed is left out of the scrape
+ * (queue_counts, event_backlog); a stopping worker that could not take itself off the buyers' worker list is
+ * dropped from it when its heartbeat expires (buyer_worker_forget).
+ */
+type HandledFailure = 'queue_counts' | 'event_backlog' | 'buyer_worker_forget';
+
 /** The worker's Prometheus metrics (served on /metrics by {@link startHealthServer}). */
 export class WorkerMetrics extends PromMetrics {
+  /** The build running here (APP_VERSION), answered by /healthz. */
+  readonly version: string;
   readonly upstreamCalls = this.counter(
     'funnel_upstream_calls_total',
     'Calls to the lender network, by endpoint and how they ended',
@@ -83,27 +97,49 @@ export class WorkerMetrics extends PromMetrics {
     ['buyer'],
   );
 
+  readonly handledFailures = this.counter(
+    'funnel_handled_failures_total',
+    'Failures this worker answered around (a stale gauge, a cleanup left to expiry) instead of failing, by operation',
+    ['operation'],
+  );
+
   readonly eventsDrained = this.counter(
     'funnel_events_drained_total',
     'Lead events written to the system of record (PostgreSQL)',
   );
 
-  constructor(queues: readonly Queue[]) {
+  constructor(
+    queues: readonly Queue[],
+    version: string,
+    private readonly log: FailureLog = { error: () => undefined },
+  ) {
     super();
     collectDefaultMetrics({ register: this.registry });
+    this.buildInfo(version);
+    this.version = version;
+    const report = (operation: HandledFailure, error: unknown) => this.reportFailure(operation, error);
     this.gauge('funnel_queue_jobs', 'Jobs per queue and state', {
       labelNames: ['queue', 'state'],
       async collect() {
         const states = ['waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized'] as const;
         await Promise.all(
           queues.map(async (queue) => {
-            const counts = await queue.getJobCounts(...states).catch(() => undefined);
+            const counts = await queue
+              .getJobCounts(...states)
+              .catch((error: unknown) => report('queue_counts', error));
             if (!counts) return;
             for (const state of states) this.set({ queue: queue.name, state }, counts[state] ?? 0);
           }),
         );
       },
     });
+  }
+
+  /** Logs a failure the worker answers around, with its cause, and counts it; answers undefined. */
+  reportFailure(operation: HandledFailure, error: unknown): undefined {
+    this.handledFailures.inc({ operation });
+    this.log.error({ err: error, operation }, 'failure answered around');
+    return undefined;
   }
 
   /** `funnel_buyer_in_flight{buyer}`: each buyer's calls in flight in this worker, against its share. */
@@ -126,6 +162,7 @@ export class WorkerMetrics extends PromMetrics {
    * PostgreSQL answers (the "PostgreSQL down" alert).
    */
   watchSystemOfRecord(eventBacklog: () => Promise<number>, postgresUp: () => Promise<boolean>): void {
+    const report = (operation: HandledFailure, error: unknown) => this.reportFailure(operation, error);
     this.gauge('funnel_postgres_up', '1 while the system of record (PostgreSQL) answers a query', {
       async collect() {
         this.set((await postgresUp()) ? 1 : 0);
@@ -136,7 +173,7 @@ export class WorkerMetrics extends PromMetrics {
       'Lead events waiting in Redis to be written to the system of record',
       {
         async collect() {
-          const backlog = await eventBacklog().catch(() => undefined);
+          const backlog = await eventBacklog().catch((error: unknown) => report('event_backlog', error));
           if (backlog !== undefined) this.set(backlog);
         },
       },
@@ -153,7 +190,9 @@ export function startHealthServer(
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path === '/healthz') {
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ status: 'ok', version: metrics.version }));
     } else if (path === '/readyz') {
       const ok = ready();
       response

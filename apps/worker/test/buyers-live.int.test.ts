@@ -12,7 +12,10 @@ import {
 import { migrate, openDatabase, type Database } from '@funnel/db/database';
 import { buyerConfigChannel, publishBuyerConfigChange } from '@funnel/server-runtime/buyer-config-signal';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
+import { AddressAllowList } from '@funnel/server-runtime/network-address';
 import { BuyerConfigWatcher } from '../src/buyers/buyer-config-watcher.js';
+import { RetryableLenderError } from '../src/buyers/lender-errors.js';
+import { sampleLeadRecord } from '../src/buyers/sample-lead-record.js';
 import { createBuyerTestProcessor } from '../src/buyers/buyer-test-lead.js';
 import { BuyerRegistry } from '../src/buyers/buyer-registry.js';
 import { createBuyerAdapter } from '../src/buyers/create-buyer-adapter.js';
@@ -40,15 +43,16 @@ describe('buyers managed live: a worker runs the newest version of the document'
     await db.destroy();
     await dropSchema(schema);
   });
+  /** A sandbox buyer that takes every lead at any price. */
+  const buyer = (id: string, tier: number): BuyerInput => ({
+    id,
+    tier,
+    protocol: 'sync-post',
+    baseUrl: sandbox.buyerUrl(id),
+    priceLadder: [0],
+  });
 
   it('stops offering a paused buyer leads at once, and offers them again once it is resumed', async () => {
-    const buyer = (id: string, tier: number): BuyerInput => ({
-      id,
-      tier,
-      protocol: 'sync-post',
-      baseUrl: sandbox.buyerUrl(id),
-      priceLadder: [0],
-    });
     const file = buyersFile([buyer('first', 1), buyer('second', 2)]);
     const pipeline = new Pipeline();
     const sealer = pipeline.cipher;
@@ -129,7 +133,79 @@ describe('buyers managed live: a worker runs the newest version of the document'
     }
   });
 
-  it('reaches a version whose message was lost by its poll, and keeps its buyers when the newest cannot be read', async () => {
+  it('offers a buyer that needs its key no lead and no test, and offers it leads again once it has one', async () => {
+    const pipeline = new Pipeline();
+    const file = buyersFile([buyer('first', 1), buyer('second', 2)]);
+    // Version 2: an admin moved `first` to another origin; its credential was dropped with the move.
+    const registry = new BuyerRegistry({ version: 2, file, paused: [], keysNeeded: ['first'] }, (b) =>
+      createBuyerAdapter(b),
+    );
+    const worker = startWaterfallWorker(pipeline, file, { registry });
+    try {
+      const before = await sandbox.stats();
+      const leads = await Promise.all(Array.from({ length: 5 }, () => pipeline.submitLead()));
+      for (const id of leads) {
+        expect((await pipeline.finalOutcome(id)).outcome).toBe('sold');
+        expect(worker.attemptsOf(id).map((a) => a.buyer)).toEqual(['second']);
+      }
+      const test = await createBuyerTestProcessor(registry)({
+        data: { buyerId: 'first', requestId: 'test-request-keys' },
+      } as Job);
+      expect(test).toMatchObject({ outcome: 'error', message: 'It needs its key: not sent.' });
+      expect((await sandbox.stats()).first!.attempts - before.first!.attempts).toBe(0);
+
+      // Version 3: an admin entered a credential.
+      const keyed = buyersFile([{ ...buyer('first', 1), apiKey: 'first-new-key' }, buyer('second', 2)]);
+      registry.apply({ version: 3, file: keyed, paused: [], keysNeeded: [] });
+      const id = await pipeline.submitLead();
+      expect((await pipeline.finalOutcome(id)).outcome).toBe('sold');
+      expect(worker.attemptsOf(id).map((a) => a.buyer)).toEqual(['first']);
+    } finally {
+      await worker.close();
+      await registry.close();
+      await pipeline.close();
+    }
+  });
+
+  it('never connects to a buyer at a non-public address outside the allowed ranges, a name resolving there included', async () => {
+    const port = new URL(sandbox.buyerUrl('first')).port;
+    let calls = 0;
+    const call = async (baseUrl: string, addresses: AddressAllowList) => {
+      const adapter = createBuyerAdapter(
+        {
+          ...buyersFile([{ id: 'first', tier: 1, protocol: 'sync-post', baseUrl, priceLadder: [0] }])
+            .buyers[0]!,
+        },
+        undefined,
+        { addresses },
+      );
+      try {
+        return await adapter.post(sampleLeadRecord(), {
+          key: `test-address-check-${(calls += 1)}`,
+          floor: 5,
+          budgetMs: 3000,
+        });
+      } catch (error) {
+        return error;
+      } finally {
+        await adapter.close();
+      }
+    };
+    const none = new AddressAllowList([]);
+    const before = await sandbox.stats();
+    for (const host of ['127.0.0.1', 'localhost', '[::ffff:127.0.0.1]']) {
+      const refused = await call(`http://${host}:${port}/buyers/first`, none);
+      expect(refused, host).toBeInstanceOf(RetryableLenderError);
+      expect((refused as RetryableLenderError).kind, host).toBe('address_refused');
+    }
+    expect((await sandbox.stats()).first!.attempts).toBe(before.first!.attempts);
+    // Listed, loopback is reached (the local runs' and tests' default).
+    const loopback = new AddressAllowList(['127.0.0.0/8', '::1/128']);
+    expect(await call(`http://localhost:${port}/buyers/first`, loopback)).toMatchObject({ kind: 'sold' });
+    expect((await sandbox.stats()).first!.attempts).toBe(before.first!.attempts + 1);
+  });
+
+  it('reaches a version whose message was lost by its poll, keeps its buyers when the newest cannot be read, and notes a heartbeat at each check', async () => {
     const pipeline = new Pipeline();
     const other = testSchema('buyerspoll');
     const pollDb = openDatabase({ url: testDatabaseUrl(), schema: other, max: 2 });
@@ -140,6 +216,7 @@ describe('buyers managed live: a worker runs the newest version of the document'
     await importBuyersIfEmpty(pollDb, pipeline.cipher, file);
     const registry = new BuyerRegistry({ version: 0, file, paused: [] }, (b) => createBuyerAdapter(b));
     let failing = false;
+    const heartbeats: number[] = [];
     const watcher = new BuyerConfigWatcher({
       registry,
       version: () => currentBuyerVersion(pollDb),
@@ -151,6 +228,7 @@ describe('buyers managed live: a worker runs the newest version of the document'
       channel: buyerConfigChannel(pipeline.keyPrefix),
       pollMs: 100,
       logger: pino({ level: 'silent' }),
+      onChecked: (version) => void heartbeats.push(version),
     });
     try {
       await watcher.start();
@@ -162,13 +240,22 @@ describe('buyers managed live: a worker runs the newest version of the document'
         file,
         paused: ['first'],
       });
+      const before = heartbeats.length;
       await watcher.check();
       expect(registry.current.version).toBe(1);
       expect(registry.isPaused('first')).toBe(false);
+      // A check that could not read the newest version is still a heartbeat, of the version the worker runs.
+      expect(heartbeats.length).toBeGreaterThan(before);
+      expect(heartbeats.at(-1)).toBe(1);
       failing = false;
       // No message was published: the poll brings it.
       await expect.poll(() => registry.isPaused('first')).toBe(true);
       expect(registry.current.version).toBe(2);
+      // A check that finds nothing newer is a heartbeat too: a worker idle for an hour is not gone.
+      const idle = heartbeats.length;
+      await watcher.check();
+      expect(heartbeats.length).toBeGreaterThan(idle);
+      expect(heartbeats.at(-1)).toBe(2);
     } finally {
       await watcher.stop();
       await registry.close();

@@ -3,7 +3,9 @@
 // funnel lead and a partner lead carrying canary contact data to an outcome. Before the erasure no canary is in
 // clear in Redis or its files; after the deletion requests and the stated bound (3 × ERASURE_REWRITE_INTERVAL_MS,
 // seconds here) no canary is anywhere: Redis keys of every type, the AOF and RDB files, PostgreSQL, the log; nor
-// any sealed value of those leads that the key ring still opens.
+// any sealed value of those leads that the key ring still opens. Positive controls first: a third canary planted
+// in clear in a Redis key and a PostgreSQL table must be found there and in the AOF, and each lead's sealed
+// answers must be found in Redis and its files before the erasure; else "nothing found" would prove nothing.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +31,7 @@ import {
 
 const PREFIX = 'erasure:';
 const INTERVAL_MS = 2000;
-/** The bound the README states, in this test's interval: an erasure leaves the files within 3 intervals. */
+/** The bound docs/operating.md states, in this test's interval: an erasure leaves the files within 3 intervals. */
 const BOUND_MS = 3 * INTERVAL_MS;
 const ADMIN_TOKEN = `admin-${randomBytes(16).toString('hex')}`;
 const partner = partnerKey('erasure', 600_000);
@@ -75,6 +77,8 @@ function canary(label: string, tag: string, area: string, ip: string): Canary {
 const funnelPerson = canary('funnel', 'Fnlxq', '212', '198.51.100.77');
 const partnerPerson = canary('partner', 'Prtvz', '312', '198.51.100.88');
 const people = [funnelPerson, partnerPerson];
+/** Planted in clear on purpose: the scans must find it, or they are blind. */
+const controlPerson = canary('control', 'Ctrlk', '415', '198.51.100.99');
 
 function leadBody(person: Canary, ssn: string): Record<string, unknown> {
   const example = partnerLeadBody();
@@ -92,8 +96,8 @@ interface Hit {
   needle: string;
 }
 
-function hitsIn(where: string, text: string): Hit[] {
-  return people.flatMap((person) =>
+function hitsIn(where: string, text: string, among: readonly Canary[] = people): Hit[] {
+  return among.flatMap((person) =>
     person.needles
       .filter((n) => n.test(text))
       .map((n) => ({ where, person: person.label, needle: n.source })),
@@ -322,6 +326,41 @@ describe('a deletion request reaches the disk', () => {
     // A snapshot taken now holds the leads, as one of Redis's save points would.
     await redis.bgsave();
     await sleep(1500);
+
+    // Positive controls: what the scans below must see. The control canary, planted in clear, is found in its
+    // key, in the AOF and in PostgreSQL; each lead's sealed answers are found in Redis and in its files.
+    const controlKey = `${PREFIX}positive-control`;
+    await redis.set(controlKey, JSON.stringify(controlPerson.answers));
+    const control = new pg.Client({ connectionString: databaseUrl });
+    await control.connect();
+    await control.query(`create table "${schema}".positive_control (answers text)`);
+    await control.query(`insert into "${schema}".positive_control values ($1)`, [
+      JSON.stringify(controlPerson.answers),
+    ]);
+    const controlHits = [
+      ...(await redisText(redis)),
+      ...redisFiles(dir),
+      ...(await postgresText(databaseUrl, schema)),
+    ].flatMap((t) => hitsIn(t.where, t.text, [controlPerson]));
+    expect(controlHits.some((h) => h.where === `redis string ${controlKey}`)).toBe(true);
+    expect(controlHits.some((h) => /^file .*\.aof$/.test(h.where))).toBe(true);
+    expect(controlHits.some((h) => h.where === 'postgres positive_control')).toBe(true);
+    const sealedBefore = [...(await redisText(redis)), ...redisFiles(dir)].flatMap((t) =>
+      sealedCopies(t.where, t.text, leadIds),
+    );
+    for (const id of leadIds) {
+      expect(
+        sealedBefore.some((h) => h.person === id && h.where.startsWith('redis ')),
+        id,
+      ).toBe(true);
+      expect(
+        sealedBefore.some((h) => h.person === id && h.where.startsWith('file ')),
+        id,
+      ).toBe(true);
+    }
+    await redis.del(controlKey);
+    await control.query(`drop table "${schema}".positive_control`);
+    await control.end();
 
     const before = [...(await redisText(redis)), ...redisFiles(dir)].flatMap((t) => hitsIn(t.where, t.text));
     expect(before, 'contact data in clear in Redis or its files before any erasure').toEqual([]);

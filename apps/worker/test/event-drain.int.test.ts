@@ -12,6 +12,7 @@ import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
 import { startEventDrainer } from '../src/system-of-record/event-drainer.js';
 import { createOutcomeRecorder } from '../src/final-outcome/outcome-events.js';
 import { Pipeline, startSandbox } from './pipeline-fixture.js';
+import { until } from '@funnel/testing/until';
 
 /** `n` leads' worth of events: created, two steps, submitted, sold. */
 function events(n: number, offset = 0): LeadEvent[] {
@@ -40,14 +41,6 @@ function events(n: number, offset = 0): LeadEvent[] {
       },
     ] satisfies LeadEvent[];
   }).flat();
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('lead-event drain into PostgreSQL', () => {
@@ -107,8 +100,9 @@ describe('lead-event drain into PostgreSQL', () => {
     });
     try {
       await until(
+        'the events in PostgreSQL',
         async () => (await redis.xlen(outbox.key)) === 0 && (await count('lead_events')) === 1000,
-        40_000,
+        { timeoutMs: 40_000 },
       );
     } finally {
       await up.stop();
@@ -145,7 +139,7 @@ describe('final outcomes in the system of record', () => {
       const outcome = await pipeline.finalOutcome(leadId);
       expect(outcome.outcome).toBe('sold');
       await recordOutcome(leadId); // settled again: a retried job, the reconciler
-      await until(async () => (await pipeline.redis.xlen(outbox.key)) >= 2);
+      await until('two events in the outbox', async () => (await pipeline.redis.xlen(outbox.key)) >= 2);
       const entries = await pipeline.redis.xrange(outbox.key, '-', '+');
       const events = entries.map(([, fields]) => JSON.parse(fields[1]!) as Record<string, unknown>);
       expect(new Set(events.map((e) => e.eventId))).toEqual(new Set([`${leadId}.outcome`]));
@@ -210,7 +204,10 @@ describe('the consent archive', () => {
         consents: { sealer, retentionDays: 1826, consentKey: (id) => pipeline.store.consents.key(id) },
       });
       try {
-        await until(async () => (await pipeline.redis.exists(pipeline.store.consents.key(leadId))) === 0);
+        await until(
+          "the lead's consent copy to be removed",
+          async () => (await pipeline.redis.exists(pipeline.store.consents.key(leadId))) === 0,
+        );
       } finally {
         await drainer.stop();
       }

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import type {} from '@funnel/testing/services-global-setup';
-import { CONSENT_VERSION } from '@funnel/contracts/consent';
+import { CONSENT_VERSION, type ConsentRecord } from '@funnel/contracts/consent';
 import { JOBS } from '@funnel/contracts/jobs';
 import type { LeadOutcome } from '@funnel/contracts/lead-outcome';
 import type { PartnerLeadMeta } from '@funnel/contracts/partner-api';
@@ -18,6 +18,7 @@ import { SAMPLE_LEAD, SAMPLE_SUBMISSION_CONTEXT } from '@funnel/contracts/sample
 import type { EventOutbox } from '@funnel/lead-store/event-outbox';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { LeadStore, META } from '@funnel/lead-store/lead-store';
+import { submissionEvidence } from '@funnel/lead-store/submission-evidence';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
 import { freePort, startApp, type AppProcess } from '@funnel/testing/processes';
 import type { PartnerWebhookSecrets } from '@funnel/lead-store/partner-config';
@@ -73,6 +74,17 @@ export function sandboxAdmin(url: string): SandboxAdmin {
     },
   };
 }
+
+/** A consent record as the BFF stores it on a submitted lead (its time: the submission's). */
+export const SAMPLE_CONSENT: ConsentRecord = {
+  version: CONSENT_VERSION,
+  textSha256: 'a'.repeat(64),
+  button: 'REQUEST_FUNDS',
+  at: new Date().toISOString(),
+  ip: SAMPLE_SUBMISSION_CONTEXT.userIp,
+  userAgent: SAMPLE_SUBMISSION_CONTEXT.userAgent,
+  pageUrl: SAMPLE_SUBMISSION_CONTEXT.webSiteUrl,
+};
 
 /** Everything a test needs to put leads through the pipeline: a store, a queue and helpers, under one prefix. */
 export class Pipeline {
@@ -207,21 +219,24 @@ export class Pipeline {
       { ...SAMPLE_SUBMISSION_CONTEXT.tracking, ...options.tracking },
     );
     const now = Date.now();
-    const consent = {
-      version: CONSENT_VERSION,
-      textSha256: 'a'.repeat(64),
-      button: 'REQUEST_FUNDS',
-      at: new Date(now).toISOString(),
-      ip: SAMPLE_SUBMISSION_CONTEXT.userIp,
-      userAgent: SAMPLE_SUBMISSION_CONTEXT.userAgent,
-      pageUrl: SAMPLE_SUBMISSION_CONTEXT.webSiteUrl,
-    };
+    const consent = { ...SAMPLE_CONSENT, at: new Date(now).toISOString() };
     await this.store.startSubmission(
       id,
       {
         submittedAt: new Date(now).toISOString(),
         deadlineAt: new Date(now + (options.deadlineMs ?? 310_000)).toISOString(),
       },
+      // The lead events are the tests' own to append: none come with the submission here.
+      submissionEvidence(
+        {
+          leadId: id,
+          consent,
+          fields: { ...SAMPLE_LEAD, ...options.fields },
+          source: options.partner ? 'partner' : 'funnel',
+          submittedAt: new Date(now),
+        },
+        { retentionMs: 3600_000, withEvents: false },
+      ),
       {
         [META.consent]: JSON.stringify(consent),
         ...(options.partner ? { [META.partner]: JSON.stringify(options.partner) } : {}),

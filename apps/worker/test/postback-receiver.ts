@@ -27,20 +27,6 @@ export async function startReceiver(answers: number[]) {
   };
 }
 
-/** `read()` once it gives a value, polled every 50 ms for up to `timeoutMs`. */
-export async function until<T>(
-  read: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** The affiliate-postback queue's worker over the pipeline's store and queues, silent, with `deps`. */
 export function startPostbackQueueWorker(
   pipeline: Pipeline,

@@ -10,6 +10,7 @@ import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgre
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
 import { startStreamDrainer, type StreamEntries } from '../src/system-of-record/event-drainer.js';
 import { privacyLogWriter } from '../src/system-of-record/privacy-log-drain.js';
+import { until } from '@funnel/testing/until';
 
 const MARIA = { email: 'Maria.Garcia@example.com', phone: '2125550142' };
 const ANN = { email: 'ann.lee@example.com', phone: '6465550100' };
@@ -26,14 +27,6 @@ const DO_NOT_SELL = {
   address: '12 Elm Street',
   city: 'San Francisco',
 };
-
-async function until(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('the privacy-request log in PostgreSQL', () => {
   const schema = testSchema('privlog');
@@ -74,7 +67,7 @@ describe('the privacy-request log in PostgreSQL', () => {
       write,
     });
     try {
-      await until(async () => {
+      await until('the privacy requests in PostgreSQL', async () => {
         const { n } = await db
           .selectFrom('privacy_requests')
           .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -116,8 +109,13 @@ describe('the privacy-request log in PostgreSQL', () => {
       request: {},
       leadId: 'lead-with-gpc-000001',
     });
-    // Until drained, the stream (and so Redis's AOF) holds each request sealed.
-    expect(JSON.stringify(await redis.xrange(suppression.streamKey, '-', '+'))).not.toMatch(NEEDLES);
+    // Until drained, the stream (and so Redis's AOF) holds each request sealed. Positive controls: the needles
+    // match the requests as sent, and the stream read holds all four (a lead id is stored in clear).
+    expect(JSON.stringify([MARIA, DO_NOT_SELL])).toMatch(NEEDLES);
+    const stream = await redis.xrange(suppression.streamKey, '-', '+');
+    expect(stream).toHaveLength(4);
+    expect(JSON.stringify(stream)).toContain('lead-dns-form-000001');
+    expect(JSON.stringify(stream)).not.toMatch(NEEDLES);
     await drain(4);
 
     // The Redis copy is gone; the suppression index (hashes) still answers.
@@ -126,6 +124,8 @@ describe('the privacy-request log in PostgreSQL', () => {
       unsubscribed: true,
       doNotSell: true,
     });
+    // The dump reads the four rows (a lead id is kept in clear), and none names Maria.
+    expect(await dump()).toContain('lead-dns-form-000001');
     expect(await dump()).not.toMatch(NEEDLES);
 
     const log = await listPrivacyRequests(db, range, sealer);

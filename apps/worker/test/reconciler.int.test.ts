@@ -8,6 +8,8 @@ import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
 import { JobQueues, enqueue } from '@funnel/server-runtime/job-queue';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { LeadStore } from '@funnel/lead-store/lead-store';
+import { submissionEvidence } from '@funnel/lead-store/submission-evidence';
+import { SAMPLE_CONSENT } from './pipeline-fixture.js';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
 import { createReconciler, type RepairKind } from '../src/reconciler/reconciler.js';
 import { startReconcilerWorker } from '../src/scheduled-pass.js';
@@ -53,10 +55,14 @@ describe('reconciler on real Redis', () => {
   async function submitted(deadlineInMs = 300_000): Promise<string> {
     const id = await store.create({ first_name: 'Ann' });
     const at = Date.now();
-    await store.startSubmission(id, {
-      submittedAt: new Date(at).toISOString(),
-      deadlineAt: new Date(at + deadlineInMs).toISOString(),
-    });
+    await store.startSubmission(
+      id,
+      { submittedAt: new Date(at).toISOString(), deadlineAt: new Date(at + deadlineInMs).toISOString() },
+      submissionEvidence(
+        { leadId: id, consent: SAMPLE_CONSENT, fields: {}, source: 'funnel', submittedAt: new Date(at) },
+        { retentionMs: 600_000, withEvents: false },
+      ),
+    );
     return id;
   }
 

@@ -15,7 +15,8 @@ import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgre
 import { soldLeadEvents } from '@funnel/testing/sold-lead';
 import { WebhookSender } from '../src/final-outcome/webhook-sender.js';
 import { Pipeline } from './pipeline-fixture.js';
-import { startPostbackQueueWorker, startReceiver, until } from './postback-receiver.js';
+import { startPostbackQueueWorker, startReceiver } from './postback-receiver.js';
+import { until } from '@funnel/testing/until';
 
 const TZ = 'America/New_York';
 const POLICY: ReturnPolicy = { windowDays: 7, cap: { percent: 100, period: 'month' }, autoApprove: true };
@@ -71,6 +72,7 @@ describe('affiliate payouts when a return is reversed', () => {
       policyOf: () => POLICY,
       timeZone: TZ,
       now: new Date(),
+      operator: 'max@example.com',
     });
     expect(result).toMatchObject({ reversed: true, from: 'approved' });
   }
@@ -78,7 +80,10 @@ describe('affiliate payouts when a return is reversed', () => {
   async function run(leadId: string, event: PostbackJobEvent): Promise<unknown> {
     const jobId = JOBS.affiliatePostback.jobId({ leadId, event });
     await queue.add(JOBS.affiliatePostback.name, { leadId, event }, { jobId });
-    return until(async () => (await queue.getJob(jobId))?.returnvalue ?? undefined);
+    return until(
+      'the postback job to finish',
+      async () => (await queue.getJob(jobId))?.returnvalue ?? undefined,
+    );
   }
   /** The lead's payout events in the outbox, drained into PostgreSQL as the worker's drainer does. */
   async function payoutEvents(leadId: string): Promise<LeadEvent[]> {

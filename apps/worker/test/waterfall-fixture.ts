@@ -142,7 +142,7 @@ export function startWaterfallWorker(
           return registry?.current.adapters ?? adapters;
         },
         bulkheads: registry?.bulkheads ?? bulkheads,
-        isPaused: (buyer) => registry?.isPaused(buyer) ?? false,
+        isPaused: (buyer) => registry?.isHeld(buyer) ?? false,
         breakers: options.breakers,
         cursors,
         learning: options.learning,

@@ -14,12 +14,17 @@ import {
 // The buyer's fields but its credential (the schema's cross-field rules are checked on writes, not on views).
 const { apiKey: _credential, ...viewShape } = BuyerSchema.shape;
 
-/** A buyer as the console reads it: its settings less `apiKey`, whether one is set, and whether it is paused. */
+/**
+ * A buyer as the console reads it: its settings less `apiKey`, whether one is set, whether it is paused, and
+ * whether it needs its key (ADR 0024: its credential was dropped when its address moved to another origin; the
+ * workers hold it like a paused buyer until an admin enters one).
+ */
 export const BuyerViewSchema = z
   .object({
     ...viewShape,
     hasApiKey: z.boolean(),
     paused: z.boolean(),
+    needsKey: z.boolean(),
   })
   .meta({ id: 'BuyerView' });
 export type BuyerView = z.infer<typeof BuyerViewSchema>;
@@ -68,6 +73,8 @@ export const BuyerHealthSchema = z
   .object({
     buyer: z.string(),
     paused: z.boolean(),
+    /** Held until an admin enters its credential (ADR 0024). */
+    needsKey: z.boolean(),
     attempts: z.number().int(),
     sold: z.number().int(),
     /** sold / attempts that reached the buyer (capped ones excluded); null without any. */
@@ -98,11 +105,24 @@ export type BuyerHealth = z.infer<typeof BuyerHealthSchema>;
 
 export const BuyerHealthListSchema = z.object({
   windowMinutes: z.number().int(),
-  /** The newest version, and the version each worker runs and since when (a worker that stopped stays listed). */
+  /**
+   * The newest version, and the version each worker runs and since when (`at`), with its last heartbeat
+   * (`lastSeenAt`, one per check of the document). A worker that missed several checks is `gone`: it stopped or lost
+   * Redis, and its version is what it ran when last seen (listed for a day, then dropped).
+   */
   version: z.number().int(),
-  workers: z.array(z.object({ worker: z.string(), version: z.number().int(), at: z.string() })),
+  workers: z.array(
+    z.object({
+      worker: z.string(),
+      version: z.number().int(),
+      at: z.string(),
+      lastSeenAt: z.string(),
+      gone: z.boolean(),
+    }),
+  ),
   buyers: z.array(BuyerHealthSchema),
 });
+export type BuyerHealthList = z.infer<typeof BuyerHealthListSchema>;
 
 /** The sample lead's answer from one buyer, through the same adapter a lead goes through. */
 export const BuyerTestResultSchema = z
@@ -156,11 +176,16 @@ export function withCredentials(document: unknown, credentials: Record<string, s
   };
 }
 
-/** The console's view of a document: no credential, and each buyer's pause. */
-export function buyerViews(file: BuyersFile, paused: readonly string[]): BuyerView[] {
+/** The console's view of a document: no credential, each buyer's pause, and whether it needs its key. */
+export function buyerViews(
+  file: BuyersFile,
+  paused: readonly string[],
+  keysNeeded: readonly string[] = [],
+): BuyerView[] {
   return file.buyers.map(({ apiKey, ...buyer }) => ({
     ...buyer,
     hasApiKey: apiKey !== undefined,
     paused: paused.includes(buyer.id),
+    needsKey: keysNeeded.includes(buyer.id),
   }));
 }

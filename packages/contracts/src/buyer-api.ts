@@ -25,6 +25,17 @@ export const RETURN_REASONS = [
 export const ReturnReasonSchema = z.enum(RETURN_REASONS);
 export type ReturnReason = z.infer<typeof ReturnReasonSchema>;
 
+/** Each return reason in an operator's words. */
+export const RETURN_REASON_LABELS: Record<ReturnReason, string> = {
+  invalid_contact: 'Phone or email does not reach the borrower',
+  duplicate: 'The buyer already had this borrower',
+  fraud: 'Fraud (identity stolen or made up)',
+  did_not_apply: 'The borrower says they never applied',
+  out_of_criteria: "Outside the buyer's criteria",
+  invalid_bank_account: 'Bank account does not verify',
+  other: 'Other',
+};
+
 const REFERENCE_MESSAGE =
   'reference is required: the ReferenceID (our lead id) or the IdempotencyKey / partnerLeadId of the post that sold.';
 

@@ -68,8 +68,8 @@ const AutoApproveRuleSchema = z
 /**
  * A buyer's return terms (ADR 0020, "Returns and conversions"). `windowDays`: days after the sale a return is
  * taken. `cap`: of the sales of one calendar `period` (the sale's), at most `count` returned and at most
- * `percent` % of them (rounded down); both when both are set. `autoApprove`: true (every return within the
- * terms), false (every return queued for an operator) or a rule.
+ * `percent` % of them (rounded up: a first return is always allowed, ADR 0024); both when both are set.
+ * `autoApprove`: true (every return within the terms), false (every return queued for an operator) or a rule.
  */
 export const ReturnPolicySchema = z
   .object({

@@ -30,8 +30,18 @@ export const ERROR_CODES = [
 export const ErrorCodeSchema = z.enum(ERROR_CODES).meta({ id: 'ErrorCode' });
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 
+/** The longest `X-Request-Id` a client's request may carry for the server to keep it. */
+const REQUEST_ID_MAX_LENGTH = 128;
+
 /**
- * The one error shape of the whole API. `fields` maps a client field name to the message a person reads.
+ * A request id a client or proxy may choose: letters, digits and `-_.:`, so that it can sit in a header, a log
+ * line or a support ticket without escaping, and never carries a person's data by accident of its shape.
+ */
+export const REQUEST_ID_PATTERN = new RegExp(`^[A-Za-z0-9._:-]{1,${REQUEST_ID_MAX_LENGTH}}$`);
+
+/**
+ * The one error shape of the whole API. `fields` maps a client field name to the message a person reads;
+ * `requestId` is the id the answer's `X-Request-Id` header and the server's log lines carry, to quote to support.
  */
 export const ApiErrorSchema = z
   .object({
@@ -43,6 +53,8 @@ export const ApiErrorSchema = z
       leadId: z.string().optional(),
       /** STEP_OUT_OF_ORDER: the first unanswered step, where the visitor goes on. */
       nextStep: StepNameSchema.optional(),
+      /** The request's id: the one it was sent with in `X-Request-Id` when valid, a new one otherwise. */
+      requestId: z.string().max(REQUEST_ID_MAX_LENGTH).optional(),
     }),
   })
   .meta({ id: 'ApiError' });

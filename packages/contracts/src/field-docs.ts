@@ -6,7 +6,8 @@
 import type { ClientField } from './fields.js';
 
 export const FIELD_DESCRIPTIONS: Partial<Record<ClientField, string>> = {
-  amount: 'Loan amount requested, in whole US dollars ($100 to $5,000).',
+  amount:
+    'Loan amount requested, in whole US dollars: 100 to 900 in steps of 100, or 1000 to 5000 in steps of 1000 (1500 is not offered).',
   loanReason: 'What the loan is for.',
   zipCode: 'Five-digit US ZIP code of the borrower’s home; city and state are looked up from it.',
   firstName: 'Borrower’s first name as on their ID (1 to 50 characters).',

@@ -236,5 +236,7 @@ export const OUTCOME_CHANNEL = 'lead-outcomes';
 export const OutcomeMessageSchema = z.object({
   leadId: z.string(),
   seq: z.number().int().positive(),
+  /** The W3C trace context of the span that decided the outcome, when tracing is on (docs/tracing.md). */
+  traceparent: z.string().max(128).optional(),
 });
 export type OutcomeMessage = z.infer<typeof OutcomeMessageSchema>;

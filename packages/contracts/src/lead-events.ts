@@ -36,6 +36,9 @@ export type AttemptRanking = z.infer<typeof AttemptRankingSchema>;
 export const DELIVERY_CHANNELS = ['partner_webhook', 'affiliate_postback'] as const;
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 
+/** A W3C trace id: 32 lowercase hex digits. */
+export const TraceIdSchema = z.string().regex(/^[0-9a-f]{32}$/);
+
 const base = {
   /** Unique per event: the drain writes each once however often it is read. */
   eventId: z.string().min(8).max(80),
@@ -61,7 +64,13 @@ export const LeadEventSchema = z.discriminatedUnion('type', [
     state: z.string().max(2).optional(),
   }),
   z.object({ ...base, type: z.literal('step_completed'), step: StepNameSchema }),
-  z.object({ ...base, type: z.literal('submitted'), source: LeadSourceSchema }),
+  z.object({
+    ...base,
+    type: z.literal('submitted'),
+    source: LeadSourceSchema,
+    /** The OpenTelemetry trace of the submission (32 hex digits), when tracing was on (docs/tracing.md). */
+    traceId: TraceIdSchema.optional(),
+  }),
   z.object({
     ...base,
     type: z.literal('outcome'),
@@ -71,6 +80,8 @@ export const LeadEventSchema = z.discriminatedUnion('type', [
     redirectHost: z.string().max(255).optional(),
     partnerOffer: z.boolean().optional(),
     secondsToDecision: z.number().nonnegative().optional(),
+    /** A duplicate borrower's lead (never sent to buyers): the lead the borrower applied with first. */
+    duplicateOf: z.string().min(16).max(64).optional(),
   }),
   /** One attempt of the buyers' waterfall (issue 13): the audit trail of who was offered the lead, at what. */
   z.object({
@@ -114,6 +125,8 @@ export const LeadEventSchema = z.discriminatedUnion('type', [
     /** The sale's price, taken off the revenue. */
     price: z.number().nonnegative(),
     approvedBy: z.enum(['rule', 'operator']),
+    /** The operator who approved it (their sign-in, as the audit log names them), when one did. */
+    operator: z.string().max(320).optional(),
     /** When the buyer filed it (`at` is when it took effect). */
     filedAt: z.string(),
   }),
@@ -149,6 +162,8 @@ export const LeadEventSchema = z.discriminatedUnion('type', [
     price: z.number().nonnegative(),
     /** The manager's reason, as given (operators are told not to put personal data in it). */
     reason: z.string().max(500),
+    /** The manager who reversed it (their sign-in, as the audit log names them). */
+    operator: z.string().max(320).optional(),
   }),
   /** The payout of the lead's affiliate taken back after an approved return (the affiliate had been paid). */
   z.object({

@@ -3,7 +3,7 @@
  * record. Ids, times, names of steps and buyers, prices and outcomes only: never an answer a person typed.
  */
 import * as z from 'zod';
-import { LeadEventSchema } from './lead-events.js';
+import { LeadEventSchema, TraceIdSchema } from './lead-events.js';
 import { OUTCOMES } from './lead-outcome.js';
 import { PrivacyPhoneSchema } from './privacy.js';
 import { LEAD_SOURCES, LeadSourceSchema, isoDay, textFilter } from './reports.js';
@@ -96,10 +96,25 @@ export const JourneyEntrySchema = z.discriminatedUnion('kind', [
 ]);
 export type JourneyEntry = z.infer<typeof JourneyEntrySchema>;
 
+/** Who bought the lead and for how much; `returned` while a return of the sale is in effect (approved). */
+export const LeadSaleSchema = z.object({
+  buyer: z.string(),
+  price: z.number().nonnegative(),
+  returned: z.boolean(),
+});
+export type LeadSale = z.infer<typeof LeadSaleSchema>;
+
 export const LeadJourneySchema = z
   .object({
     leadId: z.string(),
     summary: LeadSearchRowSchema,
+    /** The sale, when a buyer bought the lead; null otherwise. */
+    sale: LeadSaleSchema.nullable(),
+    /**
+     * The OpenTelemetry trace of the lead's submission (docs/tracing.md): look it up in the trace viewer to follow
+     * the lead through the BFF, the queue, the worker and each buyer call. Null when tracing was off.
+     */
+    traceId: TraceIdSchema.nullable(),
     timeline: z.array(JourneyEntrySchema),
     /**
      * The lead's personal data was erased on a deletion request (its `erased` event is in the timeline): what is

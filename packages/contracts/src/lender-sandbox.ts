@@ -43,6 +43,8 @@ export const SandboxLeadSchema = z.object({
   receivedAt: z.iso.datetime(),
   /** When the lead's status turned (or turns) final, when that depends on time only (no pending pings). */
   decidedAt: z.iso.datetime().optional(),
+  /** The W3C `traceparent` header the first post came with (docs/tracing.md). */
+  traceparent: z.string().optional(),
   payload: z.unknown(),
 });
 export type SandboxLead = z.infer<typeof SandboxLeadSchema>;

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { PrivacyPhoneSchema } from './privacy.js';
+import { EmailSchema } from './steps.js';
 
 /**
  * The console's operator accounts, sessions and audit log (docs/adr/0021-operator-accounts-and-audit.md). Roles
@@ -23,10 +25,21 @@ export const OperatorSignInSchema = z.object({
   password: password.min(1, 'Enter your password.'),
   code: z
     .string()
-    .regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app.')
+    .trim()
+    .regex(
+      /^(\d{6}|[a-z2-7]{4}(-?[a-z2-7]{4}){3})$/i,
+      'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
+    )
     .optional(),
 });
 export type OperatorSignIn = z.infer<typeof OperatorSignInSchema>;
+
+/**
+ * `POST /api/v1/admin/oidc/link`: proof that the console account the provider's email names is the person's own
+ * (its password, and its code once a second factor is enrolled), once, before the provider may sign it in.
+ */
+export const OidcLinkSchema = OperatorSignInSchema.omit({ email: true });
+export type OidcLink = z.infer<typeof OidcLinkSchema>;
 
 /** Who is signed in, as the console shows it. */
 export const OperatorMeSchema = z
@@ -48,6 +61,11 @@ export const OperatorSessionSchema = z.object({
   oidc: z.boolean(),
   /** The identity provider's name for the console's sign-in button (OIDC_PROVIDER_NAME), when one is set. */
   oidcProvider: z.string().optional(),
+  /**
+   * The account's role needs a second factor (OPERATOR_SECOND_FACTOR_ROLES) and it has none yet: until it
+   * enrols one, the session opens only the Security page.
+   */
+  secondFactorNeeded: z.boolean().optional(),
 });
 export type OperatorSession = z.infer<typeof OperatorSessionSchema>;
 
@@ -59,12 +77,21 @@ export const AccountSetupSchema = z.object({
 export type AccountSetup = z.infer<typeof AccountSetupSchema>;
 
 /** `POST /api/v1/admin/me/second-factor`: a secret to enrol, until a first code confirms it. */
-export const TotpEnrolmentSchema = z.object({ secret: z.string(), otpauthUri: z.string() });
+export const TotpEnrolmentSchema = z.object({
+  secret: z.string(),
+  otpauthUri: z.string(),
+  /** The `otpauth://` URI as a QR code (SVG markup drawn by the server) for the authenticator app to scan. */
+  qrSvg: z.string(),
+});
 export type TotpEnrolment = z.infer<typeof TotpEnrolmentSchema>;
 
 export const TotpConfirmSchema = z.object({
   code: z.string().regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app.'),
 });
+
+/** The second factor's ten single-use recovery codes, shown once when it is confirmed; only their hashes are kept. */
+export const RecoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) });
+export type RecoveryCodes = z.infer<typeof RecoveryCodesSchema>;
 
 export const OperatorAccountSchema = z
   .object({
@@ -105,6 +132,49 @@ export const OperatorAccountChangeSchema = z
     'Change the role or the state.',
   );
 export type OperatorAccountChange = z.infer<typeof OperatorAccountChangeSchema>;
+
+/**
+ * Every action the audit log records, with what the console calls it. Operator routes can only name one of
+ * these (`operatorRoute` takes an `AuditAction`), so the console's Action filter offers every action there is.
+ */
+export const AUDIT_ACTIONS = {
+  'session.sign-in': 'Signed in',
+  'session.sign-in-oidc': 'Signed in with the organisation’s account',
+  'session.sign-out-everywhere': 'Signed out everywhere',
+  'account.setup': 'Set up an account',
+  'second-factor.start': 'Started a second factor',
+  'second-factor.confirm': 'Confirmed a second factor',
+  'accounts.list': 'Listed accounts',
+  'accounts.create': 'Created an account',
+  'accounts.created': 'Account created',
+  'accounts.change': 'Changed an account',
+  'accounts.reset': 'Reset an account',
+  'accounts.sign-out': 'Signed an account out',
+  'audit.read': 'Read the audit log',
+  'reports.read': 'Read reports',
+  'leads.search': 'Searched leads',
+  'leads.journey': 'Opened a lead’s journey',
+  'leads.reveal': 'Revealed a lead’s answer',
+  'consent.reveal': 'Read a lead’s consent evidence',
+  'postbacks.read': 'Read a lead’s postbacks',
+  'privacy-requests.read': 'Read privacy requests',
+  'deletion-request.create': 'Erased a person’s leads',
+  'returns.list': 'Listed returns',
+  'returns.decide': 'Decided a return',
+  'returns.reverse': 'Reversed a return',
+  'buyers.list': 'Listed buyers',
+  'buyers.read': 'Opened a buyer',
+  'buyers.health': 'Read buyer health',
+  'buyers.versions': 'Read buyer versions',
+  'buyers.export': 'Exported buyers',
+  'buyers.import': 'Imported buyers',
+  'buyers.create': 'Added a buyer',
+  'buyers.update': 'Changed a buyer',
+  'buyers.pause': 'Paused a buyer',
+  'buyers.resume': 'Resumed a buyer',
+  'buyers.test': 'Sent a buyer a test lead',
+} as const;
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
 export const AuditOutcomeSchema = z.enum(['allowed', 'denied']);
 
@@ -150,6 +220,21 @@ export const AuditQuerySchema = z.object({
   format: z.enum(['json', 'csv']).default('json'),
 });
 export type AuditQuery = z.infer<typeof AuditQuerySchema>;
+
+/**
+ * `POST /api/v1/admin/audit/search`: the same filters, and a person's email or phone, which travel in the body so
+ * they never reach a URL or a log; the BFF looks them up by their keyed hashes only.
+ */
+export const AuditSearchSchema = AuditQuerySchema.omit({ format: true })
+  .extend({
+    email: EmailSchema.optional(),
+    phone: PrivacyPhoneSchema.optional(),
+  })
+  .refine((q) => q.email !== undefined || q.phone !== undefined, {
+    error: 'Give the email or the phone of the person to look for.',
+    path: ['email'],
+  });
+export type AuditSearch = z.input<typeof AuditSearchSchema>;
 
 export const AuditPageSchema = z.object({
   entries: z.array(AuditEntrySchema),

@@ -12,17 +12,17 @@ import {
   CONSENT_PAGE_URL_INVALID,
   CONSENT_REQUIRED,
   CONSENT_TIME_INVALID,
-  PARTNER_LEAD_REQUEST_EXAMPLE,
   PartnerLeadRequestSchema,
   PartnerWebhookPayloadSchema,
   WEBHOOK_URL_INVALID,
   createPartnerLeadRequestSchema,
   partnerLeadProblems,
+  partnerLeadRequestExample,
 } from './partner-api.js';
 import { STEPS } from './steps.js';
 
-/** The example's pay date (2025-06-27) is selectable on this Monday. */
 const TODAY = '2025-06-16';
+const EXAMPLE = partnerLeadRequestExample(TODAY);
 
 function errorsOf(body: Record<string, unknown>): Record<string, string> {
   const result = PartnerLeadRequestSchema.safeParse(body);
@@ -31,10 +31,18 @@ function errorsOf(body: Record<string, unknown>): Record<string, string> {
 
 describe('PartnerLeadRequestSchema', () => {
   it('accepts the documented example, storing values as the steps do', () => {
-    const parsed = PartnerLeadRequestSchema.parse(PARTNER_LEAD_REQUEST_EXAMPLE);
+    const parsed = PartnerLeadRequestSchema.parse(EXAMPLE);
     expect(parsed.socialSecurityNumber).toBe('123456789');
     expect(parsed.amount).toBe(1000);
     expect(partnerLeadProblems(parsed, TODAY)).toEqual({});
+  });
+
+  it('builds an example valid on the day it is built: before a weekend, a bank holiday, a new year', () => {
+    for (const today of ['2025-06-16', '2026-11-27', '2026-12-24', '2027-12-31', '2028-02-28']) {
+      const example = partnerLeadRequestExample(today);
+      expect(partnerLeadProblems(PartnerLeadRequestSchema.parse(example), today), today).toEqual({});
+      expect(example.consent.at < `${today}T00:00:00Z`, today).toBe(true);
+    }
   });
 
   it("asks for every step's required fields and the landing amount, loan reason and ZIP", () => {
@@ -49,42 +57,40 @@ describe('PartnerLeadRequestSchema', () => {
   });
 
   it("gives the steps' own messages", () => {
-    expect(errorsOf({ ...PARTNER_LEAD_REQUEST_EXAMPLE, firstName: '' })).toEqual({
+    expect(errorsOf({ ...EXAMPLE, firstName: '' })).toEqual({
       firstName: FIRST_NAME_REQUIRED,
     });
-    expect(errorsOf({ ...PARTNER_LEAD_REQUEST_EXAMPLE, phone: '1125550143' })).toEqual({
+    expect(errorsOf({ ...EXAMPLE, phone: '1125550143' })).toEqual({
       phone: PHONE_INVALID,
     });
-    const { amount: _amount, ...withoutAmount } = PARTNER_LEAD_REQUEST_EXAMPLE;
+    const { amount: _amount, ...withoutAmount } = EXAMPLE;
     expect(errorsOf(withoutAmount)).toEqual({ amount: LOAN_AMOUNT_REQUIRED });
   });
 
   it('checks the consent evidence and drops the query of its page URL', () => {
-    const consent = PARTNER_LEAD_REQUEST_EXAMPLE.consent;
-    expect(
-      errorsOf({ ...PARTNER_LEAD_REQUEST_EXAMPLE, consent: { ...consent, at: '2025-06-20 14:03' } }),
-    ).toEqual({
+    const consent = EXAMPLE.consent;
+    expect(errorsOf({ ...EXAMPLE, consent: { ...consent, at: '2025-06-20 14:03' } })).toEqual({
       consent: CONSENT_TIME_INVALID,
     });
-    expect(
-      errorsOf({ ...PARTNER_LEAD_REQUEST_EXAMPLE, consent: { ...consent, pageUrl: 'ftp://x.example/' } }),
-    ).toEqual({ consent: CONSENT_PAGE_URL_INVALID });
+    expect(errorsOf({ ...EXAMPLE, consent: { ...consent, pageUrl: 'ftp://x.example/' } })).toEqual({
+      consent: CONSENT_PAGE_URL_INVALID,
+    });
     const parsed = PartnerLeadRequestSchema.parse({
-      ...PARTNER_LEAD_REQUEST_EXAMPLE,
+      ...EXAMPLE,
       consent: { ...consent, pageUrl: 'https://loans.partner.example/apply?email=a%40b.example#x' },
     });
     expect(parsed.consent.pageUrl).toBe('https://loans.partner.example/apply');
   });
 
   it('accepts https webhooks only, unless the deployment allows http (tests, local runs)', () => {
-    const http = { ...PARTNER_LEAD_REQUEST_EXAMPLE, webhookUrl: 'http://hooks.partner.example/x' };
+    const http = { ...EXAMPLE, webhookUrl: 'http://hooks.partner.example/x' };
     expect(errorsOf(http)).toEqual({ webhookUrl: WEBHOOK_URL_INVALID });
     expect(createPartnerLeadRequestSchema({ allowHttpWebhook: true }).safeParse(http).success).toBe(true);
   });
 });
 
 describe('partnerLeadProblems', () => {
-  const lead = PartnerLeadRequestSchema.parse(PARTNER_LEAD_REQUEST_EXAMPLE);
+  const lead = PartnerLeadRequestSchema.parse(EXAMPLE);
 
   it('checks age and the pay-date window on today', () => {
     expect(partnerLeadProblems({ ...lead, dob: '2010-01-01' }, TODAY)).toEqual({ dob: DOB_UNDER_18 });

@@ -8,8 +8,9 @@ import * as z from 'zod';
 import { SubmitButtonSchema } from './consent.js';
 import { toClientFields } from './fields.js';
 import { OutcomeSchema } from './lead-outcome.js';
+import { addDays } from './rules/calendar-date.js';
 import { formatSsn } from './rules/ssn.js';
-import { SAMPLE_LEAD, SAMPLE_SUBMISSION_CONTEXT } from './sample-lead.js';
+import { SAMPLE_SUBMISSION_CONTEXT, sampleLeadOn } from './sample-lead.js';
 import {
   LandingSchema,
   STEP_NAMES,
@@ -190,16 +191,18 @@ export const IdempotencyKeySchema = z
   .regex(/^[\x21-\x7e]{1,255}$/, { error: 'Idempotency-Key must be 1 to 255 printable ASCII characters' });
 
 /**
- * The example request of the API documentation: the contracts' sample lead in client names, as a partner sends
- * it (SSN typed with dashes; city, state and the second pay date are ours to derive, so they are left out).
+ * The example request of the API documentation on `todayIso` ('YYYY-MM-DD', business time zone): the contracts'
+ * sample lead in client names as a partner sends it (SSN typed with dashes; city, state and the second pay date
+ * are ours to derive, so they are left out), with a pay date selectable today and consent given the day before.
+ * Built for the day it is read, so that a reader who sends it gets a 202 on any day.
  */
-export const PARTNER_LEAD_REQUEST_EXAMPLE: PartnerLeadRequest = (() => {
+export function partnerLeadRequestExample(todayIso: string): PartnerLeadRequest {
   const {
     city: _city,
     state: _state,
     incomeNextDate2: _secondPayDate,
     ...answers
-  } = toClientFields(SAMPLE_LEAD);
+  } = toClientFields(sampleLeadOn(todayIso));
   const { trustedFormUrl, jornayaLeadId, utmSource, utmMedium, utmCampaign, clickId, subSource } =
     SAMPLE_SUBMISSION_CONTEXT.tracking;
   return {
@@ -207,7 +210,7 @@ export const PARTNER_LEAD_REQUEST_EXAMPLE: PartnerLeadRequest = (() => {
     socialSecurityNumber: formatSsn(answers.socialSecurityNumber),
     consent: {
       button: 'REQUEST_FUNDS',
-      at: '2025-06-20T14:03:11Z',
+      at: `${addDays(todayIso, -1)}T14:03:11Z`,
       ip: SAMPLE_SUBMISSION_CONTEXT.userIp,
       userAgent: SAMPLE_SUBMISSION_CONTEXT.userAgent,
       pageUrl: 'https://loans.partner.example/apply',
@@ -217,4 +220,4 @@ export const PARTNER_LEAD_REQUEST_EXAMPLE: PartnerLeadRequest = (() => {
     tracking: { utmSource, utmMedium, utmCampaign, clickId, subSource },
     webhookUrl: 'https://hooks.partner.example/funnel/outcomes',
   };
-})();
+}

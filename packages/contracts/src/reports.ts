@@ -32,6 +32,11 @@ export function textFilter(name: string, max: number) {
 export const LEAD_SOURCES = ['funnel', 'partner'] as const;
 export const LeadSourceSchema = z.enum(LEAD_SOURCES);
 export type LeadSource = z.infer<typeof LeadSourceSchema>;
+/** Each source in an operator's words. */
+export const LEAD_SOURCE_LABELS: Record<LeadSource, string> = {
+  funnel: 'Funnel (borrowers)',
+  partner: 'Partner API',
+};
 
 /** The longest range a report covers, so one request cannot scan the whole history. */
 export const REPORT_MAX_DAYS = 366;
@@ -228,3 +233,17 @@ export const ReportDimensionsSchema = z.object({
   sources: z.array(LeadSourceSchema),
 });
 export type ReportDimensions = z.infer<typeof ReportDimensionsSchema>;
+
+/**
+ * `GET /api/v1/admin/reports/dashboard`: the four reports the console's dashboard shows, over the same filters,
+ * in one answer, so one view of it is one `reports.read` entry in the audit log, not four burying the reveals.
+ */
+export const ReportsDashboardSchema = z
+  .object({
+    funnel: FunnelReportSchema,
+    sales: SalesReportSchema,
+    buyers: BuyerSalesReportSchema,
+    affiliates: AffiliateRevenueReportSchema,
+  })
+  .meta({ id: 'ReportsDashboard' });
+export type ReportsDashboard = z.infer<typeof ReportsDashboardSchema>;

@@ -4,6 +4,8 @@
  * example in the API documentation.
  */
 import type { SubmissionContext, SubmittableLead } from './lender-network.js';
+import { addDays } from './rules/calendar-date.js';
+import { isSelectablePayDate, secondPayDate } from './rules/pay-dates.js';
 
 /** A complete stored lead, decrypted, in server field names. */
 export const SAMPLE_LEAD: SubmittableLead = {
@@ -43,6 +45,21 @@ export const SAMPLE_LEAD: SubmittableLead = {
   credit_score: 'FAIR',
   ssn: '123456789',
 };
+
+/**
+ * {@link SAMPLE_LEAD} as it would be answered on `todayIso` ('YYYY-MM-DD', business time zone): its pay dates
+ * moved to the first selectable day a week or more ahead and the biweekly one after it. The fixed sample's pay
+ * dates went stale with the calendar; an example a reader can send must be valid on the day they read it.
+ */
+export function sampleLeadOn(todayIso: string): SubmittableLead {
+  let first = addDays(todayIso, 7);
+  while (!isSelectablePayDate(first, todayIso)) first = addDays(first, 1);
+  return {
+    ...SAMPLE_LEAD,
+    income_next_date_1: first,
+    income_next_date_2: secondPayDate(first, SAMPLE_LEAD.income_payment_frequency),
+  };
+}
 
 /** Where {@link SAMPLE_LEAD} is submitted from, with every attribution token filled in. */
 export const SAMPLE_SUBMISSION_CONTEXT: SubmissionContext = {

@@ -11,6 +11,11 @@ export interface BuyerConfig {
   actor: string;
   file: BuyersFile;
   paused: string[];
+  /**
+   * The buyers whose credential was dropped when their address moved to another origin (ADR 0024): held like a
+   * paused buyer until an admin enters a credential again.
+   */
+  keysNeeded: string[];
 }
 
 /** Who makes a version, and why: the audit of the buyers (ADR 0022). */
@@ -21,6 +26,8 @@ export interface BuyerConfigChange {
   summary: string;
   file: BuyersFile;
   paused: readonly string[];
+  /** Left out: none. */
+  keysNeeded?: readonly string[];
 }
 
 /**
@@ -67,6 +74,7 @@ export async function currentBuyerConfig(
     actor: row.actor,
     file: withCredentials(row.document, credentials),
     paused: row.paused as string[],
+    keysNeeded: row.keys_needed as string[],
   };
 }
 
@@ -98,6 +106,7 @@ export async function saveBuyerConfig(
           ? sealer.seal(JSON.stringify(credentials), versionId(version))
           : null,
       paused: JSON.stringify([...new Set(change.paused)].sort()),
+      keys_needed: JSON.stringify([...new Set(change.keysNeeded ?? [])].sort()),
     })
     .onConflict((c) => c.column('version').doNothing())
     .returning('version')

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import type { ReturnPolicy } from '@funnel/contracts/buyers';
+import { DEFAULT_RETURN_POLICY, type ReturnPolicy } from '@funnel/contracts/buyers';
 import type { BuyerReturnRequest } from '@funnel/contracts/buyer-api';
 import type { LeadEvent } from '@funnel/contracts/lead-events';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
@@ -107,16 +107,16 @@ describe('returns and conversions from buyers', () => {
         .execute(),
     ).toEqual([]);
 
-    const approved = await decideReturn(db, fraud.created.returnId, 'approve', NOW);
+    const approved = await decideReturn(db, fraud.created.returnId, 'approve', NOW, 'ops@example.com');
     expect(approved).toMatchObject({ decided: true, value: { status: 'approved' } });
-    const rejected = await decideReturn(db, dear.created.returnId, 'reject', NOW);
+    const rejected = await decideReturn(db, dear.created.returnId, 'reject', NOW, 'ops@example.com');
     expect(rejected).toMatchObject({ decided: true, value: { status: 'rejected' } });
     // Decided once: a second decision changes nothing.
-    expect(await decideReturn(db, fraud.created.returnId, 'reject', NOW)).toMatchObject({
+    expect(await decideReturn(db, fraud.created.returnId, 'reject', NOW, 'ops@example.com')).toMatchObject({
       decided: false,
       value: { status: 'approved' },
     });
-    expect(await decideReturn(db, 'ret_unknown', 'approve', NOW)).toBeUndefined();
+    expect(await decideReturn(db, 'ret_unknown', 'approve', NOW, 'ops@example.com')).toBeUndefined();
     const types = await db
       .selectFrom('lead_events')
       .select(['lead_id', 'type'])
@@ -131,6 +131,14 @@ describe('returns and conversions from buyers', () => {
       { lead_id: 'lead-ret-queue-0002', type: 'return_queued' },
       { lead_id: 'lead-ret-queue-0002', type: 'return_rejected' },
     ]);
+    // The approval names the operator who made it, for the lead's journey.
+    const returned = await db
+      .selectFrom('lead_events')
+      .select('data')
+      .where('lead_id', '=', 'lead-ret-queue-0001')
+      .where('type', '=', 'returned')
+      .executeTakeFirstOrThrow();
+    expect(returned.data).toMatchObject({ approvedBy: 'operator', operator: 'ops@example.com' });
     // A rejected return leaves room for another of the same sale.
     const again = await fileReturn(
       db,
@@ -216,7 +224,7 @@ describe('returns and conversions from buyers', () => {
       refused: 'cap_reached',
       message:
         'The return cap is reached: 2 of the 6 leads sold to you in the month from 2026-11-01 are returned ' +
-        'already, and your terms allow at most 2 per month.',
+        'already, and your terms allow at most 2 per month: 2 returns of these sales.',
     });
   });
 
@@ -236,6 +244,34 @@ describe('returns and conversions from buyers', () => {
       'pending',
       'cap_reached',
     ]);
+  });
+
+  it('lets a buyer with one sale return it under the default terms (10 % rounded up), and says why a next one is refused', async () => {
+    await recordEvents(db, sale('lead-ret-first-0', 'first', 20, 1));
+    const policy = DEFAULT_RETURN_POLICY;
+    const first = await fileReturn(
+      db,
+      returnOf('first', { reference: 'lead-ret-first-0', reason: 'invalid_contact' }, { policy }),
+    );
+    expect(first).toMatchObject({ replayed: false, created: { status: 'approved' } });
+    const more = Array.from({ length: 9 }, (_, i) => `lead-ret-first-${i + 1}`);
+    await recordEvents(
+      db,
+      more.flatMap((id) => sale(id, 'first', 20, 1)),
+    );
+    expect(
+      await fileReturn(db, returnOf('first', { reference: more[0]!, reason: 'invalid_contact' }, { policy })),
+    ).toEqual({
+      refused: 'cap_reached',
+      message:
+        'The return cap is reached: 1 of the 10 leads sold to you in the month from 2026-11-01 is returned ' +
+        'already, and your terms allow at most 10 % per month: 1 return of these sales.',
+    });
+    // An eleventh sale raises the cap to 2 (10 % of 11, rounded up).
+    await recordEvents(db, sale('lead-ret-first-10', 'first', 20, 1));
+    expect(
+      await fileReturn(db, returnOf('first', { reference: more[0]!, reason: 'invalid_contact' }, { policy })),
+    ).toMatchObject({ created: { status: 'approved' } });
   });
 
   it('records a conversion once per sale, only from its buyer', async () => {

@@ -25,9 +25,20 @@ function periodStart(period: ReturnPolicy['cap']['period'], at: RawBuilder<unkno
 }
 
 /**
+ * The returns a cap allows of `sales` sales: at most `count`, and at most `percent` % of them rounded up, so a
+ * buyer's first return of a period is within any cap above 0 (ADR 0024; rounded down, 10 % of one sale was none).
+ */
+function returnsAllowed(cap: ReturnPolicy['cap'], sales: number): number {
+  // A percent with decimals can land a hair above a whole number in floating point: the epsilon keeps it on it.
+  const share =
+    cap.percent === undefined ? Number.POSITIVE_INFINITY : Math.ceil((sales * cap.percent) / 100 - 1e-9);
+  return Math.min(cap.count ?? Number.POSITIVE_INFINITY, share);
+}
+
+/**
  * Whether one more return of `sale` stays under the buyer's cap: of the buyer's sales in the sale's calendar
- * period, at most `count` returned (approved or waiting; a rejected or reversed return does not count) and at
- * most `percent` % of them, rounded down.
+ * period, fewer returned (approved or waiting; a rejected or reversed return does not count) than
+ * {@link returnsAllowed}.
  */
 export async function capRefusal(
   trx: Transaction<Database>,
@@ -49,17 +60,15 @@ export async function capRefusal(
       to_char(${start}, 'YYYY-MM-DD') as period_from`.execute(trx);
   const sales = Number(rows[0]!.sales);
   const returns = Number(rows[0]!.returns);
-  const allowed = Math.min(
-    cap.count ?? Number.POSITIVE_INFINITY,
-    cap.percent === undefined ? Number.POSITIVE_INFINITY : Math.floor((sales * cap.percent) / 100),
-  );
+  const allowed = returnsAllowed(cap, sales);
   if (returns < allowed) return undefined;
   return {
     refused: 'cap_reached',
     message:
-      `The return cap is reached: ${returns} of the ${sales} leads sold to ` +
-      `${reader === 'buyer' ? 'you' : sale.buyer} in the ${cap.period} from ${rows[0]!.period_from} are ` +
-      `returned already, and ${reader === 'buyer' ? 'your' : 'its'} terms allow ${capTerms(cap)}.`,
+      `The return cap is reached: ${returns} of the ${sales} ${sales === 1 ? 'lead' : 'leads'} sold to ` +
+      `${reader === 'buyer' ? 'you' : sale.buyer} in the ${cap.period} from ${rows[0]!.period_from} ` +
+      `${returns === 1 ? 'is' : 'are'} returned already, and ${reader === 'buyer' ? 'your' : 'its'} terms allow ` +
+      `${capTerms(cap)}: ${allowed} ${allowed === 1 ? 'return' : 'returns'} of these sales.`,
   };
 }
 
@@ -95,10 +104,13 @@ export async function openReturnOf(trx: Transaction<Database>, attemptKey: strin
     .executeTakeFirst();
 }
 
-/** The `returned` event of a return taking effect (one per lead: a sale is returned once). */
+/**
+ * The `returned` event of a return taking effect (one per lead: a sale is returned once): approved by the buyer's
+ * rule, or by the operator named.
+ */
 export function returnedEvent(
   r: { returnId: string; sale: Sale; reason: string; filedAt: Date },
-  approvedBy: 'rule' | 'operator',
+  approvedBy: 'rule' | { operator: string },
   now: Date,
 ): LeadEvent {
   return {
@@ -111,7 +123,7 @@ export function returnedEvent(
     attemptKey: r.sale.attemptKey,
     reason: r.reason as BuyerReturn['reason'],
     price: r.sale.price,
-    approvedBy,
+    ...(approvedBy === 'rule' ? { approvedBy } : { approvedBy: 'operator', operator: approvedBy.operator }),
     filedAt: r.filedAt.toISOString(),
   };
 }
@@ -219,15 +231,16 @@ export async function fileReturn(
 }
 
 /**
- * An operator's decision on a queued return: approve (a `returned` event, the revenue reversed) or reject
- * (`return_rejected`, the sale stands). Undefined for an unknown return; a return no longer pending is answered
- * as it stands, unchanged.
+ * An operator's decision on a queued return: approve (a `returned` event naming `operator`, the revenue
+ * reversed) or reject (`return_rejected`, the sale stands). Undefined for an unknown return; a return no longer
+ * pending is answered as it stands, unchanged.
  */
 export async function decideReturn(
   db: Kysely<Database>,
   returnId: string,
   decision: 'approve' | 'reject',
   now: Date,
+  operator: string,
 ): Promise<{ decided: boolean; value: BuyerReturn } | undefined> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
@@ -248,7 +261,7 @@ export async function decideReturn(
       decision === 'approve'
         ? returnedEvent(
             { returnId, sale: saleOf(row), reason: row.reason, filedAt: row.filed_at },
-            'operator',
+            { operator },
             now,
           )
         : {

@@ -58,6 +58,8 @@ export interface Database extends OperatorTables {
     credentials_sealed: string | null;
     /** The ids of the buyers paused in this version. */
     paused: unknown;
+    /** The ids of the buyers whose credential was dropped with a move to another origin (ADR 0024). */
+    keys_needed: Generated<unknown>;
   };
   /** Every attempt of the buyers' waterfall (issue 13), one row per attempt key. */
   buyer_attempts: {
@@ -145,6 +147,8 @@ export interface Database extends OperatorTables {
 
 export interface OpenDatabaseOptions {
   url: string;
+  /** The password, when it is not in the URL (`PGPASSWORD`, which may come from a file). */
+  password?: string | undefined;
   /** A schema of its own (tests): created when missing, and every query runs in it. */
   schema?: string;
   /** Connections in the pool. */
@@ -155,6 +159,7 @@ export interface OpenDatabaseOptions {
 export function openDatabase(options: OpenDatabaseOptions): Kysely<Database> {
   const pool = new pg.Pool({
     connectionString: options.url,
+    ...(options.password ? { password: options.password } : {}),
     max: options.max ?? 5,
     connectionTimeoutMillis: 3000,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
@@ -167,10 +172,15 @@ export function openDatabase(options: OpenDatabaseOptions): Kysely<Database> {
 /** Applies every migration not applied yet; throws with the failing migration's error. */
 export async function migrate(db: Kysely<Database>, schema?: string): Promise<string[]> {
   if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+  // Kysely looks for its own bookkeeping tables in every schema unless told which one: with a search_path in the
+  // URL (a schema per test, or per deployment in one database), another schema's tables made it skip creating its
+  // own, and every migration then failed. Its tables live in the schema the connection works in.
+  const migrationTableSchema =
+    schema ?? (await sql<{ name: string }>`select current_schema() as name`.execute(db)).rows[0]?.name;
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => MIGRATIONS },
-    ...(schema ? { migrationTableSchema: schema } : {}),
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -3,6 +3,7 @@ import {
   LEAD_SEARCH_LIMIT,
   type JourneyEntry,
   type LeadJourney,
+  type LeadSale,
   type LeadSearchQuery,
   type LeadSearchResult,
   type LeadSearchRow,
@@ -115,6 +116,24 @@ export async function searchLeads(
   return { leads: rows.slice(0, LEAD_SEARCH_LIMIT).map(rowOf), more: rows.length > LEAD_SEARCH_LIMIT };
 }
 
+/** Who bought the lead and for how much (its sold attempt), and whether a return of that sale is in effect. */
+async function saleOf(db: Kysely<Database>, leadId: string): Promise<LeadSale | null> {
+  const sold = await db
+    .selectFrom('buyer_attempts')
+    .select(['attempt_key', 'buyer', 'price'])
+    .where('lead_id', '=', leadId)
+    .where('result', '=', 'sold')
+    .executeTakeFirst();
+  if (!sold) return null;
+  const returned = await db
+    .selectFrom('sale_returns')
+    .select('return_id')
+    .where('attempt_key', '=', sold.attempt_key)
+    .where('status', '=', 'approved')
+    .executeTakeFirst();
+  return { buyer: sold.buyer, price: Number(sold.price ?? 0), returned: returned !== undefined };
+}
+
 /**
  * One lead's journey: every event the system of record holds for it (steps, submission, each buyer attempt
  * with its price, latency and mapped field errors, the outcome, each attempt at its partner's webhook and its
@@ -123,7 +142,7 @@ export async function searchLeads(
  * system of record never heard of the lead.
  */
 export async function leadJourney(db: Kysely<Database>, leadId: string): Promise<LeadJourney | undefined> {
-  const [summary, events, consent, requests] = await Promise.all([
+  const [summary, events, consent, requests, sale] = await Promise.all([
     db.selectFrom('lead_summary').selectAll().where('lead_id', '=', leadId).executeTakeFirst(),
     db
       .selectFrom('lead_events')
@@ -143,6 +162,7 @@ export async function leadJourney(db: Kysely<Database>, leadId: string): Promise
       .where('lead_id', '=', leadId)
       .orderBy('at')
       .execute(),
+    saleOf(db, leadId),
   ]);
   if (!summary) return undefined;
 
@@ -191,9 +211,14 @@ export async function leadJourney(db: Kysely<Database>, leadId: string): Promise
     });
   }
   timeline.sort(chronologically);
+  const submitted = timeline.find((entry) => entry.kind === 'event' && entry.event.type === 'submitted');
   return {
     leadId,
     summary: rowOf(summary),
+    sale,
+    traceId:
+      (submitted?.kind === 'event' && submitted.event.type === 'submitted' && submitted.event.traceId) ||
+      null,
     timeline,
     erased: timeline.some((entry) => entry.kind === 'event' && entry.event.type === 'erased'),
   };

@@ -40,6 +40,8 @@ export interface NewOperatorAccount {
   /** A one-time set-up link (its token's SHA-256), or none for an account that signs in through OIDC. */
   setup?: { tokenHash: string; expiresAt: Date };
   oidcSubject?: string;
+  /** The provider's groups set the role at each sign-in (an account the provider created). */
+  roleFromProvider?: boolean;
 }
 
 /** Creates an account; undefined when the email is taken. */
@@ -62,6 +64,7 @@ export async function createAccount(
       setup_expires_at: account.setup?.expiresAt ?? null,
       oidc_subject: account.oidcSubject ?? null,
       disabled_at: null,
+      role_from_provider: account.roleFromProvider ?? false,
     })
     .onConflict((c) => c.column('email').doNothing())
     .returningAll()
@@ -134,4 +137,68 @@ export async function claimTotpStep(db: Kysely<Database>, accountId: string, ste
     .returning('account_id')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Replaces an account's recovery codes with new ones (their hashes); an empty list removes them. */
+export async function replaceRecoveryCodes(
+  db: Kysely<Database>,
+  accountId: string,
+  codeHashes: readonly string[],
+): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await tx.deleteFrom('operator_recovery_codes').where('account_id', '=', accountId).execute();
+    if (codeHashes.length === 0) return;
+    await tx
+      .insertInto('operator_recovery_codes')
+      .values(codeHashes.map((code_hash) => ({ account_id: accountId, code_hash, used_at: null })))
+      .execute();
+  });
+}
+
+/**
+ * Spends a recovery code: marks it used only if it was not (one statement, so two sign-ins racing with the same
+ * code cannot both win). Answers how many unused codes are left, or undefined when the code was not spendable.
+ */
+export async function spendRecoveryCode(
+  db: Kysely<Database>,
+  accountId: string,
+  codeHash: string,
+  at: Date,
+): Promise<number | undefined> {
+  const spent = await db
+    .updateTable('operator_recovery_codes')
+    .set({ used_at: at })
+    .where('account_id', '=', accountId)
+    .where('code_hash', '=', codeHash)
+    .where('used_at', 'is', null)
+    .returning('account_id')
+    .executeTakeFirst();
+  if (!spent) return undefined;
+  const left = await db
+    .selectFrom('operator_recovery_codes')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('used_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(left.n);
+}
+
+/**
+ * Links an identity provider's subject to an account that has none yet; undefined when the account was linked
+ * meanwhile or the subject belongs to another account already.
+ */
+export async function linkOidcSubject(
+  db: Kysely<Database>,
+  accountId: string,
+  subject: string,
+): Promise<OperatorAccountRow | undefined> {
+  const taken = await findAccount(db, { oidcSubject: subject });
+  if (taken) return undefined;
+  return db
+    .updateTable('operator_accounts')
+    .set({ oidc_subject: subject })
+    .where('account_id', '=', accountId)
+    .where('oidc_subject', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from './database.js';
 
 /** One console action, as appended. */
@@ -39,6 +39,11 @@ export interface AuditQuery {
   /** Inclusive, and exclusive: instants. */
   from?: Date | undefined;
   to?: Date | undefined;
+  /**
+   * Entries about a person: those whose details hold one of these keyed contact hashes (`emailHash`,
+   * `phoneHash`: a lead search by email or phone, an audit search for a person).
+   */
+  contactHashes?: readonly string[] | undefined;
   /** Entries older than this id (the next page). */
   before?: string | undefined;
   limit: number;
@@ -76,6 +81,17 @@ export async function readAudit(db: Kysely<Database>, query: AuditQuery): Promis
   if (query.from) select = select.where('at', '>=', query.from);
   if (query.to) select = select.where('at', '<', query.to);
   if (query.before) select = select.where('audit_id', '<', query.before);
+  const hashes = query.contactHashes;
+  if (hashes) {
+    select = select.where((eb) =>
+      hashes.length === 0
+        ? eb.lit(false)
+        : eb.or([
+            eb(sql<string>`details->>'emailHash'`, 'in', hashes),
+            eb(sql<string>`details->>'phoneHash'`, 'in', hashes),
+          ]),
+    );
+  }
   const rows = await select.orderBy('audit_id', 'desc').limit(query.limit).execute();
   return rows.map((row) => ({
     auditId: String(row.audit_id),

@@ -28,6 +28,14 @@ export interface OperatorTables {
     oidc_subject: string | null;
     created_at: Generated<Date>;
     disabled_at: Date | null;
+    /** The provider's groups set the role at each sign-in: true for an account the provider created. */
+    role_from_provider: Generated<boolean>;
+  };
+  /** A second factor's single-use recovery codes: only a hash of each, and when it was used. */
+  operator_recovery_codes: {
+    account_id: string;
+    code_hash: string;
+    used_at: Date | null;
   };
   operator_audit: {
     audit_id: Generated<string>;

@@ -124,7 +124,7 @@ function attemptRows(events: readonly LeadEvent[]) {
 /**
  * The batch as one statement: events, steps, buyer attempts and summaries, each table's rows as one array per
  * column (`unnest`), so the statement has the same 33 parameters whatever the batch size and PostgreSQL parses and binds little
- * (bench/RESULTS.md). One statement is one transaction. Steps and summaries are written for every event of the
+ * (bench/HISTORY.md). One statement is one transaction. Steps and summaries are written for every event of the
  * batch, not only the new ones: a step is kept once and a summary value never replaced (`coalesce`; null fills
  * nothing), so an event written again changes nothing. Answers how many events were new.
  */

@@ -101,7 +101,7 @@ export async function funnelReport(
 }
 
 /**
- * How many leads reached each funnel position (README, "Reports"): a lead reached a screen when it completed
+ * How many leads reached each funnel position (docs/operating.md, "Reports"): a lead reached a screen when it completed
  * the one before it or any later one. Every lead reached the landing form and the first step (it was created
  * from the landing form or a deep link). So a lead that saved a step out of order (an API client, before the
  * BFF refused that) counts as having reached every screen up to its furthest, and a step's completed count is

@@ -54,6 +54,7 @@ describe('reversing a decided return', () => {
       policyOf: () => policy,
       timeZone: TZ,
       now,
+      operator: 'max@example.com',
     });
   const figures = async () => ({
     buyers: await buyerSalesReport(db, query, TZ),
@@ -149,7 +150,7 @@ describe('reversing a decided return', () => {
       reversed: false,
       message: 'This return is still waiting for a decision: approve or reject it.',
     });
-    await decideReturn(db, b1, 'reject', NOW);
+    await decideReturn(db, b1, 'reject', NOW, 'ops@example.com');
     // second's cap (1 a month) is taken by B2's pending return: approving B1 would pass it.
     await returned('second', 'B2');
     const refused = await reverse(b1);
@@ -159,7 +160,7 @@ describe('reversing a decided return', () => {
     );
     expect((await figures()).buyers.rows.find((r) => r.buyer === 'second')).toMatchObject({ netRevenue: 50 });
     // Once B2's return is rejected, B1's can be approved, but only while the window is open.
-    await decideReturn(db, (await returnStateIdOf('B2'))!, 'reject', NOW);
+    await decideReturn(db, (await returnStateIdOf('B2'))!, 'reject', NOW, 'ops@example.com');
     const closed = await reverse(b1, new Date(SOLD_AT.getTime() + 8 * DAY));
     expect(closed && !closed.reversed && closed.message).toMatch(
       /^The return window closed at 2026-11-17T17:00/,

@@ -26,6 +26,8 @@ export async function reverseReturn(
     policyOf: (buyer: string) => ReturnPolicy;
     timeZone: string;
     now: Date;
+    /** The manager reversing it, as the audit log names them. */
+    operator: string;
   },
 ): Promise<ReturnReversalResult | undefined> {
   const { returnId, now } = input;
@@ -96,11 +98,16 @@ export async function reverseReturn(
         to,
         price: sale.price,
         reason: input.reason,
+        operator: input.operator,
       },
     ];
     if (to === 'approved') {
       events.push(
-        returnedEvent({ returnId, sale, reason: row.reason, filedAt: row.filed_at }, 'operator', now),
+        returnedEvent(
+          { returnId, sale, reason: row.reason, filedAt: row.filed_at },
+          { operator: input.operator },
+          now,
+        ),
       );
     }
     await recordEvents(trx, events);

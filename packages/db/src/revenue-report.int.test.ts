@@ -123,7 +123,7 @@ describe('net revenue after returns, by buyer and by affiliate', () => {
     await recordEvents(db, FIXTURE);
     await returned('prime', 'L1', AUTO);
     await returned('prime', 'L2', REVIEWED);
-    await decideReturn(db, await returned('prime', 'L3', REVIEWED), 'reject', NOW);
+    await decideReturn(db, await returned('prime', 'L3', REVIEWED), 'reject', NOW, 'ops@example.com');
     await returned('second', 'L5', AUTO);
     await returned('prime', 'L7', AUTO);
     await converted('L2', true, 1000);

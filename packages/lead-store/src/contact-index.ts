@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { contactHashes, type Contact } from './contact-hash.js';
+import { contactHashes, type Contact, type ContactHash } from './contact-hash.js';
 import { redisKeys, type RedisKeys } from './keys.js';
 
 export interface ContactIndexOptions {
@@ -29,9 +29,17 @@ export class ContactIndex {
 
   private readonly layout: RedisKeys;
 
+  /**
+   * The keyed hashes of a contact's email and phone (none when neither is usable): what the index is keyed by,
+   * and what the operator audit log records for a search by contact, so both name a person the same way.
+   */
+  hashes(contact: Contact): ContactHash[] {
+    return contactHashes(contact, this.options.hashSecret);
+  }
+
   /** The index keys of a contact's email and phone (none when neither is usable). */
   keys(contact: Contact): string[] {
-    return contactHashes(contact, this.options.hashSecret).map(({ hash }) => this.layout.contactLeads(hash));
+    return this.hashes(contact).map(({ hash }) => this.layout.contactLeads(hash));
   }
 
   /** Records that `leadId` holds this contact. */

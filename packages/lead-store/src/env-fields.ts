@@ -10,3 +10,6 @@ export const leadStoreEnvFields = {
   /** `partnerId:secret`, comma-separated: the BFF accepts webhook addresses of these partners, the worker signs with them. */
   PARTNER_WEBHOOK_SECRETS: PartnerWebhookSecretsSchema,
 };
+
+/** The secrets among `leadStoreEnvFields`: each may be given as a file instead (`NAME_FILE`, `parseEnv`). */
+export const LEAD_STORE_SECRET_SETTINGS = ['FIELD_ENCRYPTION_KEYS', 'PARTNER_WEBHOOK_SECRETS'] as const;

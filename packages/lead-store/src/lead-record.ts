@@ -48,6 +48,8 @@ export const META = {
   sensitivePurgedAt: '_sensitive_purged_at',
   /** The duplicate index keys the lead claimed (JSON list), so a deletion request can release them. */
   borrowerKeys: '_borrower_keys',
+  /** Set in the step that wrote the submission's evidence (`submission-evidence.ts`, docs/adr/0026). */
+  evidence: '_evidence',
 } as const;
 
 /**

@@ -4,10 +4,35 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {} from '@funnel/testing/services-global-setup';
 import { deleteKeys, testKeyPrefix } from '@funnel/testing/redis-keys';
 import { inject } from 'vitest';
+import { CONSENT_VERSION, type ConsentRecord } from '@funnel/contracts/consent';
 import { FieldCipher } from './field-cipher.js';
-import { LeadStore, Unopened } from './lead-store.js';
+import { LeadStore, META, Unopened } from './lead-store.js';
+import { submissionEvidence } from './submission-evidence.js';
 
 const submission = { submittedAt: '2026-11-21T10:00:00.000Z', deadlineAt: '2026-11-21T10:05:10.000Z' };
+const consent: ConsentRecord = {
+  version: CONSENT_VERSION,
+  textSha256: 'a'.repeat(64),
+  button: 'REQUEST_CASH',
+  at: submission.submittedAt,
+  ip: '203.0.113.7',
+  userAgent: 'test',
+  pageUrl: 'https://funnel.example/apply/consent',
+  partnerListVersion: 'v1',
+};
+const YEAR_MS = 365 * 24 * 3600_000;
+/** The evidence of lead `id`'s submission: its consent kept for five years and its `submitted` event. */
+const evidenceOf = (id: string) =>
+  submissionEvidence(
+    {
+      leadId: id,
+      consent,
+      fields: { first_name: 'Ann' },
+      source: 'funnel',
+      submittedAt: new Date(submission.submittedAt),
+    },
+    { retentionMs: 5 * YEAR_MS, withEvents: true },
+  );
 
 describe('LeadStore on real Redis', () => {
   const prefix = testKeyPrefix('lead-store');
@@ -77,9 +102,11 @@ describe('LeadStore on real Redis', () => {
 
   it('records a submission once', async () => {
     const id = await store.create({ first_name: 'Ann' });
-    expect(await store.startSubmission(id, submission, { _marker: '1' })).toBe('created');
-    expect(await store.startSubmission(id, submission)).toBe('already');
-    expect(await store.startSubmission('missing-lead-id-0000', submission)).toBe('missing');
+    expect(await store.startSubmission(id, submission, evidenceOf(id), { _marker: '1' })).toBe('created');
+    expect(await store.startSubmission(id, submission, evidenceOf(id))).toBe('already');
+    expect(
+      await store.startSubmission('missing-lead-id-0000', submission, evidenceOf('missing-lead-id-0000')),
+    ).toBe('missing');
     expect(await redis.exists(store.key('missing-lead-id-0000'))).toBe(0);
     expect((await store.get(id))?.submission).toEqual(submission);
   });
@@ -87,12 +114,36 @@ describe('LeadStore on real Redis', () => {
   it('marks a submitted lead pending and keeps it in the outbox, in the same step, until its job exists', async () => {
     const id = await store.create({ first_name: 'Ann' });
     expect(await store.outboxBefore(Date.now())).not.toContain(id);
-    await store.startSubmission(id, submission);
+    await store.startSubmission(id, submission, evidenceOf(id));
     expect((await store.get(id))?.outcome).toMatchObject({ outcome: 'pending', seq: 1 });
     expect(await store.outboxBefore(Date.now())).toContain(id);
     expect(await store.outboxBefore(Date.now() - 60_000)).not.toContain(id);
     await store.outboxDone(id);
     expect(await store.outboxBefore(Date.now())).not.toContain(id);
+  });
+
+  it('writes the evidence in the step that records the submission, once, and completes it where it is missing', async () => {
+    const events = `${prefix}lead-events`;
+    const submittedEvents = async (id: string) =>
+      (await redis.xrange(events, '-', '+')).filter(([, fields]) => fields[1]?.includes(`"${id}.submitted"`));
+    const id = await store.create({ first_name: 'Ann' });
+    await store.startSubmission(id, submission, evidenceOf(id), { [META.consent]: JSON.stringify(consent) });
+    expect(await store.consents.get(id)).toMatchObject({ leadId: id, contact: { firstName: 'Ann' } });
+    expect(await redis.pttl(store.consents.key(id))).toBeGreaterThan(4 * YEAR_MS);
+    expect(await submittedEvents(id)).toHaveLength(1);
+    const policy = { retentionMs: 5 * YEAR_MS, withEvents: true };
+    expect(await store.completeSubmission(id, policy)).toBe('complete');
+    expect(await submittedEvents(id)).toHaveLength(1);
+
+    // A lead submitted before the evidence went with the submission: only its consent record on the lead.
+    const older = await store.create({ first_name: 'Bo' });
+    await redis.hset(store.key(older), META.submission, JSON.stringify(submission));
+    await redis.hset(store.key(older), META.consent, JSON.stringify(consent));
+    expect(await store.completeSubmission(older, policy)).toBe('completed');
+    expect(await store.completeSubmission(older, policy)).toBe('complete');
+    expect(await store.consents.get(older)).toMatchObject({ leadId: older, contact: { firstName: 'Bo' } });
+    expect(await submittedEvents(older)).toHaveLength(1);
+    expect(await store.completeSubmission('missing-lead-id-0000', policy)).toBe('missing');
   });
 
   it('flags a lead not to be sold once, keeping the first reason, and never resurrects a gone lead', async () => {

@@ -26,6 +26,7 @@ import { PostbackLog } from './postback-log.js';
 import { evalScript } from './redis-script.js';
 import { RetainedConsents } from './retained-consent.js';
 import { SubmissionIndex } from './submission-index.js';
+import { storedSubmissionEvidence, type EvidencePolicy } from './submission-evidence.js';
 
 export {
   META,
@@ -145,8 +146,26 @@ export class LeadStore {
   }
 
   /**
-   * Creates a complete lead under `id`, already submitted and pending, with its meta fields and its retained
-   * consent, in one step (partner API): {@link LeadSubmissions.createSubmitted}.
+   * Writes the evidence a submitted lead went without (docs/adr/0026), built from what the lead holds, with the
+   * script that writes it with a submission: {@link LeadSubmissions.completeEvidence}. A repeat request and the
+   * reconciler call it; a lead whose evidence is there is left as it is.
+   */
+  async completeSubmission(
+    id: string,
+    policy: EvidencePolicy,
+  ): Promise<'completed' | 'complete' | 'missing'> {
+    const lead = await this.get(id);
+    const evidence = lead ? storedSubmissionEvidence(lead, policy) : undefined;
+    if (!evidence) return 'missing';
+    const result = await this.submissions.completeEvidence(id, evidence);
+    // A repeat acts on what the first request wrote: it too must survive a failover before it is answered.
+    await this.confirmDurable();
+    return result;
+  }
+
+  /**
+   * Creates a complete lead under `id`, already submitted and pending, with its meta fields and its evidence, in
+   * one step (partner API): {@link LeadSubmissions.createSubmitted}.
    */
   async createSubmitted(
     id: string,
@@ -202,11 +221,12 @@ export class LeadStore {
   }
 
   /**
-   * Stores a new outcome and publishes it. Returns the outcome in force afterwards: the new one, or the final
-   * outcome that was already there (finals are never replaced). Undefined when the lead is gone.
+   * Stores a new outcome and publishes it, with `traceparent` (the deciding span's) when given so that its push
+   * joins the lead's trace. Returns the outcome in force afterwards: the new one, or the final outcome that was
+   * already there (finals are never replaced). Undefined when the lead is gone.
    */
-  async setOutcome(id: string, outcome: NewOutcome): Promise<LeadOutcome | undefined> {
-    const stored = await this.submissions.setOutcome(id, outcome);
+  async setOutcome(id: string, outcome: NewOutcome, traceparent?: string): Promise<LeadOutcome | undefined> {
+    const stored = await this.submissions.setOutcome(id, outcome, traceparent);
     await this.confirmDurable();
     return stored;
   }
@@ -215,9 +235,12 @@ export class LeadStore {
   async claimPost(id: string, ttlMs: number): Promise<boolean> {
     const claimed = await this.postClaims.claim(id, ttlMs);
     if (claimed) {
-      // Not durable, not held: the retry takes it again instead of waiting out its TTL.
+      // Not durable, not held: the retry takes it again instead of waiting out its TTL. A release Redis refuses
+      // too ends with that TTL; the durability error thrown here carries it, for the caller's log.
       await this.confirmDurable().catch(async (error: unknown) => {
-        await this.postClaims.release(id).catch(() => undefined);
+        await this.postClaims.release(id).catch((releaseError: unknown) => {
+          if (error instanceof Error) Object.assign(error, { claimReleaseError: String(releaseError) });
+        });
         throw error;
       });
     }

@@ -1,5 +1,4 @@
 import type { Redis } from 'ioredis';
-import type { RetainedConsent } from '@funnel/contracts/consent';
 import {
   LeadOutcomeSchema,
   SubmissionStateSchema,
@@ -9,9 +8,16 @@ import {
 import type { RedisKeys } from './keys.js';
 import type { LeadCodec } from './lead-codec.js';
 import { META, type NewOutcome, type StoredFields } from './lead-record.js';
-import { CREATE_SUBMITTED, FINISH_SUBMISSION, SET_OUTCOME, START_SUBMISSION } from './lead-scripts.js';
+import {
+  COMPLETE_EVIDENCE,
+  CREATE_SUBMITTED,
+  FINISH_SUBMISSION,
+  SET_OUTCOME,
+  START_SUBMISSION,
+} from './lead-scripts.js';
 import { evalScript } from './redis-script.js';
 import type { RetainedConsents } from './retained-consent.js';
+import type { SubmissionEvidence } from './submission-evidence.js';
 
 /** A lead's submission state and outcome, read without opening its answers. */
 export interface LeadProgress {
@@ -39,12 +45,14 @@ export class LeadSubmissions {
   ) {}
 
   /**
-   * Records the submission once, with any extra meta fields (the consent record): 'created' the first time,
-   * 'already' for a double click, a retry or a second tab, 'missing' when the lead no longer exists.
+   * Records the submission once, with its evidence and any extra meta fields (the consent record), in one step:
+   * 'created' the first time, 'already' for a double click, a retry or a second tab, 'missing' when the lead no
+   * longer exists.
    */
   async startSubmission(
     id: string,
     state: SubmissionState,
+    evidence: SubmissionEvidence,
     extra: Record<string, string> = {},
   ): Promise<'created' | 'already' | 'missing'> {
     const pending = { outcome: 'pending', at: new Date().toISOString() };
@@ -64,19 +72,21 @@ export class LeadSubmissions {
       META.seq,
       JSON.stringify(pending),
       Date.parse(state.deadlineAt),
+      ...this.evidenceArgs(id, evidence),
       ...Object.entries(this.deps.codec.sealMeta(id, extra)).flat(),
     );
     return result === 1 ? 'created' : result === 0 ? 'already' : 'missing';
   }
 
   /**
-   * Records the submission of a lead that will not be posted (a duplicate borrower) with its final `outcome`,
-   * once: 'created', 'already' when it was submitted before, 'missing' when the lead is gone.
+   * Records the submission of a lead that will not be posted (a duplicate borrower) with its final `outcome` and
+   * its evidence, once: 'created', 'already' when it was submitted before, 'missing' when the lead is gone.
    */
   async finishSubmission(
     id: string,
     state: SubmissionState,
     outcome: NewOutcome,
+    evidence: SubmissionEvidence,
     extra: Record<string, string> = {},
   ): Promise<'created' | 'already' | 'missing'> {
     const result = await evalScript(
@@ -91,14 +101,48 @@ export class LeadSubmissions {
       META.outcome,
       META.seq,
       JSON.stringify({ ...outcome, at: new Date().toISOString() }),
+      ...this.evidenceArgs(id, evidence),
       ...Object.entries(this.deps.codec.sealMeta(id, extra)).flat(),
     );
     return result === 1 ? 'created' : result === 0 ? 'already' : 'missing';
   }
 
   /**
-   * Creates a complete lead under `id`, already submitted and pending, with its meta fields and its retained
-   * consent, in one step (partner API). With `idempotency`, the key must still hold `claim` and ends bound to
+   * Writes the evidence of a submitted lead that went without it (a submission recorded before its evidence was
+   * written with it): 'completed' when written now, 'complete' when it was there, 'missing' when the lead is gone
+   * or was never submitted.
+   */
+  async completeEvidence(
+    id: string,
+    evidence: SubmissionEvidence,
+  ): Promise<'completed' | 'complete' | 'missing'> {
+    const result = await evalScript(
+      this.deps.redis,
+      COMPLETE_EVIDENCE,
+      1,
+      this.deps.keys.lead(id),
+      META.submission,
+      ...this.evidenceArgs(id, evidence),
+    );
+    return result === 1 ? 'completed' : result === 0 ? 'complete' : 'missing';
+  }
+
+  /** The scripts' evidence block (`WRITE_EVIDENCE` in lead-scripts.ts). */
+  private evidenceArgs(id: string, evidence: SubmissionEvidence): Array<string | number> {
+    return [
+      META.evidence,
+      this.deps.keys.consent(id),
+      this.deps.consents.seal(evidence.consent.record),
+      evidence.consent.ttlMs,
+      this.deps.keys.leadEvents,
+      evidence.events.length,
+      ...evidence.events.map((event) => JSON.stringify(event)),
+    ];
+  }
+
+  /**
+   * Creates a complete lead under `id`, already submitted and pending, with its meta fields and its evidence
+   * (retained consent, the lead events of its creation and submission), in one step (partner API). With `idempotency`, the key must still hold `claim` and ends bound to
    * the lead in the same step. 'created', 'lost-claim' when another request took the key over, 'exists' when
    * the id is taken.
    */
@@ -109,7 +153,7 @@ export class LeadSubmissions {
       tracking: Record<string, unknown>;
       state: SubmissionState;
       meta: Record<string, string>;
-      consent: { record: RetainedConsent; ttlMs: number };
+      evidence: SubmissionEvidence;
       idempotency?: { key: string; claim: string; ttlMs: number };
     },
   ): Promise<'created' | 'lost-claim' | 'exists'> {
@@ -139,12 +183,10 @@ export class LeadSubmissions {
       id,
       input.idempotency?.claim ?? '',
       input.idempotency?.ttlMs ?? 0,
+      Date.parse(input.state.deadlineAt),
       pairs.length,
       ...pairs.flat(),
-      this.deps.keys.consent(id),
-      this.deps.consents.seal(input.consent.record),
-      input.consent.ttlMs,
-      Date.parse(input.state.deadlineAt),
+      ...this.evidenceArgs(id, input.evidence),
     );
     if (result === 1) await this.deps.onCreated(id, input.fields);
     return result === 1 ? 'created' : result === 0 ? 'lost-claim' : 'exists';
@@ -198,10 +240,11 @@ export class LeadSubmissions {
   }
 
   /**
-   * Stores a new outcome and publishes it. Returns the outcome in force afterwards: the new one, or the final
-   * outcome that was already there (finals are never replaced). Undefined when the lead is gone.
+   * Stores a new outcome and publishes it (with `traceparent`, the deciding span's, when given). Returns the
+   * outcome in force afterwards: the new one, or the final outcome that was already there (finals are never
+   * replaced). Undefined when the lead is gone.
    */
-  async setOutcome(id: string, outcome: NewOutcome): Promise<LeadOutcome | undefined> {
+  async setOutcome(id: string, outcome: NewOutcome, traceparent?: string): Promise<LeadOutcome | undefined> {
     const payload = JSON.stringify({ ...outcome, at: new Date().toISOString() });
     const result = (await evalScript(
       this.deps.redis,
@@ -214,6 +257,7 @@ export class LeadSubmissions {
       META.seq,
       payload,
       id,
+      traceparent ?? '',
     )) as string | null;
     return result ? LeadOutcomeSchema.parse(JSON.parse(result)) : undefined;
   }

@@ -16,7 +16,7 @@ function shaOf(script: string): string {
 
 /**
  * Runs a Lua script by its SHA1 (`EVALSHA`), so its text crosses the wire once per Redis server instead of on
- * every call: with `EVAL`, encoding the script text was 12-26 % of a step save's CPU (bench/RESULTS.md). When
+ * every call: with `EVAL`, encoding the script text was 12-26 % of a step save's CPU (bench/HISTORY.md). When
  * the server does not know it yet (a new or restarted Redis, `SCRIPT FLUSH`), `EVAL` runs it and caches it.
  * Same arguments as `redis.eval`.
  */

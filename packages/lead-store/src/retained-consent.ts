@@ -1,7 +1,14 @@
 import type { Redis } from 'ioredis';
-import { RetainedConsentSchema, type RetainedConsent } from '@funnel/contracts/consent';
+import {
+  RetainedConsentSchema,
+  consentText,
+  type ConsentRecord,
+  type RetainedConsent,
+} from '@funnel/contracts/consent';
+import { CLIENT_TO_SERVER } from '@funnel/contracts/fields';
 import { FieldCipher } from './field-cipher.js';
 import { redisKeys, type RedisKeys } from './keys.js';
+import type { StoredFields } from './lead-record.js';
 
 /**
  * A lead's consent evidence kept apart from the lead (`{prefix}consent:{leadId}`) for the retention period
@@ -60,4 +67,32 @@ export function openRetainedConsent(
 ): RetainedConsent {
   const json = FieldCipher.isSealed(raw) ? cipher.open(raw, retainedConsentContext(leadId)) : raw;
   return RetainedConsentSchema.parse(JSON.parse(json));
+}
+
+/** The contact points a consent covers, as the lead holds them (server names). */
+const CONTACT_FIELDS = {
+  firstName: CLIENT_TO_SERVER.firstName,
+  lastName: CLIENT_TO_SERVER.lastName,
+  email: CLIENT_TO_SERVER.email,
+  phone: CLIENT_TO_SERVER.phone,
+} as const;
+
+/**
+ * The consent evidence to keep for years apart from the lead: the record stored on the lead, the exact text it
+ * hashes, and who consented to be contacted where. Built from an allow-list of fields, so no SSN, bank or
+ * licence detail can slip in.
+ */
+export function retainedConsent(
+  leadId: string,
+  consent: ConsentRecord,
+  fields: StoredFields,
+): RetainedConsent {
+  const contact: RetainedConsent['contact'] = {};
+  for (const [name, field] of Object.entries(CONTACT_FIELDS) as Array<
+    [keyof RetainedConsent['contact'], (typeof CONTACT_FIELDS)[keyof typeof CONTACT_FIELDS]]
+  >) {
+    const value = fields[field];
+    if (typeof value === 'string') contact[name] = value;
+  }
+  return { ...consent, leadId, text: consentText(consent.button), contact };
 }

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { parseEnv } from './parse-env.js';
 import {
   boolish,
+  buyerAddressAllowList,
   commaList,
   refuseInsecureWebhooksInProduction,
   serverEnvFields,
@@ -35,5 +36,27 @@ describe('shared env fields', () => {
       PARTNER_WEBHOOK_INSECURE: false,
       CONSENT_RETENTION_DAYS: 1826,
     });
+  });
+
+  it('lets buyer calls reach loopback and private ranges outside production by default, none in production', () => {
+    const Schema = z.object(serverEnvFields);
+    const secret = { SUPPRESSION_HASH_SECRET: 's'.repeat(32) };
+    const local = buyerAddressAllowList(parseEnv(Schema, { ...secret, BUYER_PRIVATE_RANGES: '' }));
+    expect(['127.0.0.1', '::1', '10.2.3.4', '172.30.90.7', '192.168.1.2'].every((a) => local.allows(a))).toBe(
+      true,
+    );
+    expect(local.allows('169.254.169.254')).toBe(false);
+    const production = buyerAddressAllowList(parseEnv(Schema, { ...secret, NODE_ENV: 'production' }));
+    expect(production.allows('127.0.0.1')).toBe(false);
+    expect(production.allows('8.8.8.8')).toBe(true);
+    const listed = parseEnv(Schema, {
+      ...secret,
+      NODE_ENV: 'production',
+      BUYER_PRIVATE_RANGES: '172.30.90.0/24',
+    });
+    expect(buyerAddressAllowList(listed).allows('172.30.90.7')).toBe(true);
+    expect(() => parseEnv(Schema, { ...secret, BUYER_PRIVATE_RANGES: 'lender-sandbox' })).toThrow(
+      /BUYER_PRIVATE_RANGES/,
+    );
   });
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { AddressAllowList, isAddressRange } from './network-address.js';
 
 /**
  * Environment pieces more than one server process declares: the value shapes (`boolish`, `commaList`, the log
@@ -61,6 +62,14 @@ export const redisEnvFields = {
   REDIS_SENTINEL_PASSWORD: z.string().optional(),
 };
 
+/** The secrets among `serverEnvFields`: each may be given as a file instead (`NAME_FILE`, `parseEnv`). */
+export const SERVER_SECRET_SETTINGS = [
+  'REDIS_PASSWORD',
+  'REDIS_SENTINEL_PASSWORD',
+  'SUPPRESSION_HASH_SECRET',
+  'PGPASSWORD',
+] as const;
+
 /** The keys the BFF and the worker both read, with the same meaning and default in each. */
 export const serverEnvFields = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -87,6 +96,13 @@ export const serverEnvFields = {
    * none of that runs.
    */
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * The system of record's password, apart from `DATABASE_URL` so any character is safe (and so it can come from
+   * a file, `PGPASSWORD_FILE`). Unset, the URL's password, if any, is used.
+   */
+  PGPASSWORD: z.string().optional(),
+  /** What build is running (the image's version label, `git describe` under `npm start`): `/healthz`, `funnel_build_info`. */
+  APP_VERSION: z.string().min(1).default('dev'),
   /** How long consent evidence is kept after the consent (5 years by default, past any lead's purge). */
   CONSENT_RETENTION_DAYS: z.coerce.number().positive().default(1826),
   /**
@@ -94,7 +110,44 @@ export const serverEnvFields = {
    * refused in production (`refuseInsecureWebhooksInProduction`).
    */
   PARTNER_WEBHOOK_INSECURE: boolish.default(false),
+  /**
+   * The non-public address ranges a buyer's address may be in (comma-separated, `10.0.0.0/8`, `::1/128`, or an
+   * address): the BFF refuses any other loopback, link-local or private address when an admin sets one, and the
+   * worker refuses to connect to one, whatever a name resolves to (ADR 0024). Unset or empty: outside production
+   * the loopback and private ranges (the sandbox in local runs and tests), none in production.
+   */
+  BUYER_PRIVATE_RANGES: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    commaList
+      .pipe(z.array(z.string().refine(isAddressRange, 'an address or a range (10.0.0.0/8, ::1/128)')))
+      .optional(),
+  ),
+  /**
+   * The OTLP/HTTP collector traces go to (`<endpoint>/v1/traces`, JSON), as the OpenTelemetry variable of that
+   * name means it. Unset (the default), tracing is off and costs nothing: no SDK is loaded (docs/tracing.md).
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
 };
+
+/** The ranges local runs and tests reach the sandbox on: loopback and the private ranges, never link-local. */
+const LOCAL_PRIVATE_RANGES = [
+  '127.0.0.0/8',
+  '::1/128',
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  'fc00::/7',
+];
+
+/** The non-public ranges buyer calls may reach: `BUYER_PRIVATE_RANGES`, or its default for `NODE_ENV`. */
+export function buyerAddressAllowList(env: {
+  NODE_ENV: string;
+  BUYER_PRIVATE_RANGES?: string[] | undefined;
+}): AddressAllowList {
+  return new AddressAllowList(
+    env.BUYER_PRIVATE_RANGES ?? (env.NODE_ENV === 'production' ? [] : LOCAL_PRIVATE_RANGES),
+  );
+}
 
 /** The production check of `PARTNER_WEBHOOK_INSECURE`, for an app schema's `superRefine`. */
 export function refuseInsecureWebhooksInProduction(

@@ -1,4 +1,11 @@
-import { Queue, Worker, type ConnectionOptions, type JobsOptions, type Processor } from 'bullmq';
+import {
+  Queue,
+  Worker,
+  type ConnectionOptions,
+  type JobsOptions,
+  type Processor,
+  type Telemetry,
+} from 'bullmq';
 import type { z } from 'zod';
 import { queuePrefix, type JobDefinition } from '@funnel/contracts/jobs';
 import { isNotReplicated } from './replica-wait.js';
@@ -24,12 +31,18 @@ export class JobQueues implements QueueSource {
     private readonly connection: ConnectionOptions,
     private readonly keyPrefix: string,
     private readonly onError?: (err: Error) => void,
+    /** BullMQ's tracing (`queueTelemetry` in tracing.ts): each add a span, its trace carried in the job. */
+    private readonly telemetry?: Telemetry,
   ) {}
 
   queue(name: string): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.connection, prefix: queuePrefix(this.keyPrefix) });
+      queue = new Queue(name, {
+        connection: this.connection,
+        prefix: queuePrefix(this.keyPrefix),
+        ...(this.telemetry ? { telemetry: this.telemetry } : {}),
+      });
       if (this.onError) queue.on('error', this.onError);
       this.queues.set(name, queue);
     }
@@ -93,6 +106,8 @@ export interface QueueWorkerOptions<Payload> {
   maxStalledCount?: number;
   /** A job failed for good (unrecoverable, or every attempt used): what must still happen to its subject. */
   onFinalFailure?: (payload: Payload) => Promise<void>;
+  /** BullMQ's tracing: each run a span in the trace of the request that added the job. */
+  telemetry?: Telemetry | undefined;
 }
 
 /**
@@ -114,6 +129,7 @@ export function startQueueWorker<Schema extends z.ZodType, Result>(
     ...(options.stalledIntervalMs !== undefined ? { stalledInterval: options.stalledIntervalMs } : {}),
     ...(options.lockDurationMs !== undefined ? { lockDuration: options.lockDurationMs } : {}),
     ...(options.maxStalledCount !== undefined ? { maxStalledCount: options.maxStalledCount } : {}),
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   });
   const queue = job.queue;
   let noReplicasWarnedAt = 0;

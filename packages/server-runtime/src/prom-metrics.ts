@@ -8,6 +8,17 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 export abstract class PromMetrics {
   readonly registry = new Registry();
 
+  /** `funnel_build_info`, always 1: which build and Node run here, for a dashboard or an alert on mixed versions. */
+  protected buildInfo(version: string): void {
+    this.gauge(
+      'funnel_build_info',
+      'Always 1: the build (APP_VERSION) and the Node version of this process',
+      {
+        labelNames: ['version', 'node'],
+      },
+    ).set({ version, node: process.versions.node }, 1);
+  }
+
   protected counter<L extends string = never>(name: string, help: string, labelNames: readonly L[] = []) {
     return new Counter<L>({ name, help, labelNames, registers: [this.registry] });
   }

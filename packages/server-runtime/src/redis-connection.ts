@@ -89,7 +89,43 @@ export function createRedis(
   purpose: RedisPurpose,
   overrides: RedisOptions = {},
 ): Redis {
-  return new Redis({ ...redisConnectionOptions(env), ...PURPOSE_OPTIONS[purpose], ...overrides });
+  return reconnectingAfterEnd(
+    new Redis({ ...redisConnectionOptions(env), ...PURPOSE_OPTIONS[purpose], ...overrides }),
+  );
+}
+
+/** How long a connection that ended by itself waits before it connects again. */
+const RECONNECT_AFTER_END_MS = 500;
+
+/**
+ * A connection that only its owner can end. ioredis ends a connection for good (status `end`, every command then
+ * "Connection is closed.") when it is told to reconnect while it is still connecting: with Sentinels, a
+ * `+switch-master` (the failover detector) or a READONLY answer arriving while it asks a Sentinel for the primary,
+ * which a loaded machine makes likely during a failover. A worker whose BullMQ connections ended stopped taking jobs
+ * and said nothing. Here a connection that ended without its owner's `quit()` or `disconnect()` connects again, and
+ * so do its duplicates (BullMQ's blocking connections are duplicates of the one it is given).
+ */
+export function reconnectingAfterEnd(redis: Redis): Redis {
+  let closing = false;
+  const quit = redis.quit.bind(redis);
+  const disconnect = redis.disconnect.bind(redis);
+  const duplicate = redis.duplicate.bind(redis);
+  redis.quit = ((...args: Parameters<Redis['quit']>) => {
+    closing = true;
+    return quit(...args);
+  }) as Redis['quit'];
+  redis.disconnect = (reconnect = false) => {
+    if (!reconnect) closing = true;
+    disconnect(reconnect);
+  };
+  redis.duplicate = (override) => reconnectingAfterEnd(duplicate(override));
+  redis.on('end', () => {
+    if (closing) return;
+    setTimeout(() => {
+      if (!closing && redis.status === 'end') redis.connect().catch(() => undefined);
+    }, RECONNECT_AFTER_END_MS).unref();
+  });
+  return redis;
 }
 
 /** Where the connections go, for a log line: no password, no user name. */

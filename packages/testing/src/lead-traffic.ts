@@ -33,9 +33,11 @@ export async function sendPartnerLead(options: {
   apiKey: string;
   idempotencyKey: string;
   body: Record<string, unknown>;
+  /** How many tries, 500 ms apart (default 200). */
+  attempts?: number;
 }): Promise<string> {
   const body = JSON.stringify(options.body);
-  for (let attempt = 0; attempt < 200; attempt += 1) {
+  for (let attempt = 0; attempt < (options.attempts ?? 200); attempt += 1) {
     const response = await fetch(`${options.baseUrl}/api/v1/partner/leads`, {
       method: 'POST',
       headers: {
@@ -62,51 +64,78 @@ export async function sendPartnerLead(options: {
 export async function walkFunnelLead(
   baseUrl: string,
   body: Record<string, unknown>,
-  /** How long a walk keeps starting over (a Redis failover refuses writes until its replica is back). */
-  options: { retryForMs?: number } = {},
+  /**
+   * How long a walk keeps starting over (a Redis failover refuses writes until its replica is back), and a signal
+   * that ends the retries sooner (the traffic stops).
+   */
+  options: { retryForMs?: number; signal?: AbortSignal } = {},
 ): Promise<{ leadId: string; cookie: string }> {
   const giveUpAt = Date.now() + (options.retryForMs ?? 25_000);
   for (;;) {
     try {
-      const created = await fetch(`${baseUrl}/api/v1/lead`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ amount: body.amount, loanReason: body.loanReason, zipCode: body.zipCode }),
-      });
-      if (created.status !== 201) throw new Error(`create ${created.status}`);
-      const cookie = created.headers.getSetCookie()[0]!.split(';')[0]!;
-      for (const step of STEPS) {
-        const answer = Object.fromEntries(step.fields.filter((f) => f in body).map((f) => [f, body[f]]));
-        const saved = await fetch(`${baseUrl}/api/v1/lead/steps/${step.name}`, {
-          method: 'PUT',
-          headers: { 'content-type': 'application/json', cookie },
-          body: JSON.stringify(answer),
-        });
-        if (saved.status !== 200) throw new Error(`step ${step.name} ${saved.status} ${await saved.text()}`);
-      }
-      for (let i = 0; i < 50; i += 1) {
-        const submitted = await fetch(`${baseUrl}/api/v1/lead/submit`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', cookie },
-          body: JSON.stringify({
-            button: 'REQUEST_CASH',
-            consentVersion: CONSENT_VERSION,
-            pagePath: '/apply/consent',
-          }),
-        }).catch(() => undefined);
-        if (submitted && submitted.status < 300) {
-          return { leadId: decodeURIComponent(cookie.split('=')[1]!).split('.')[0]!, cookie };
-        }
-        if (submitted && submitted.status < 500) {
-          throw new Error(`submit ${submitted.status} ${await submitted.text()}`);
-        }
-        await sleep(500);
-      }
+      const lead = await answerFunnelLead(baseUrl, body);
+      await submitFunnelLead(baseUrl, lead.cookie);
+      return lead;
     } catch (error) {
-      if (Date.now() >= giveUpAt) throw error;
+      if (Date.now() >= giveUpAt || options.signal?.aborted) throw error;
       await sleep(500);
     }
   }
+}
+
+/**
+ * A visitor's lead created and every step saved with the borrower's answers, not yet submitted: its id and
+ * session cookie. Throws at the first refused or failed request.
+ */
+export async function answerFunnelLead(
+  baseUrl: string,
+  body: Record<string, unknown>,
+): Promise<{ leadId: string; cookie: string }> {
+  const created = await fetch(`${baseUrl}/api/v1/lead`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ amount: body.amount, loanReason: body.loanReason, zipCode: body.zipCode }),
+  });
+  if (created.status !== 201) throw new Error(`create ${created.status}`);
+  const cookie = created.headers.getSetCookie()[0]!.split(';')[0]!;
+  for (const step of STEPS) {
+    const answer = Object.fromEntries(step.fields.filter((f) => f in body).map((f) => [f, body[f]]));
+    const saved = await fetch(`${baseUrl}/api/v1/lead/steps/${step.name}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify(answer),
+    });
+    if (saved.status !== 200) throw new Error(`step ${step.name} ${saved.status} ${await saved.text()}`);
+  }
+  return { leadId: decodeURIComponent(cookie.split('=')[1]!).split('.')[0]!, cookie };
+}
+
+/**
+ * Presses the consent page's button for the session's lead until it is accepted, as the page does on a 5xx or a
+ * dropped connection (`attempts` tries, `pauseMs` apart); a 4xx throws.
+ */
+export async function submitFunnelLead(
+  baseUrl: string,
+  cookie: string,
+  options: { attempts?: number; pauseMs?: number } = {},
+): Promise<void> {
+  for (let i = 0; i < (options.attempts ?? 50); i += 1) {
+    const submitted = await fetch(`${baseUrl}/api/v1/lead/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({
+        button: 'REQUEST_CASH',
+        consentVersion: CONSENT_VERSION,
+        pagePath: '/apply/consent',
+      }),
+    }).catch(() => undefined);
+    if (submitted && submitted.status < 300) return;
+    if (submitted && submitted.status < 500) {
+      throw new Error(`submit ${submitted.status} ${await submitted.text()}`);
+    }
+    await sleep(options.pauseMs ?? 500);
+  }
+  throw new Error('submit never accepted');
 }
 
 /**

@@ -11,6 +11,8 @@ export interface OidcPerson {
   name: string;
   groups: string[];
   password: string;
+  /** The `email_verified` claim: true unless set; `'absent'` leaves it out, as some providers do. */
+  emailVerified?: boolean | 'absent';
 }
 
 export interface OidcClient {
@@ -54,8 +56,9 @@ export async function startOidcProvider(
     findAccount: (_ctx, sub) => {
       const person = people[sub];
       if (!person) return undefined;
-      const { email, name, groups } = person;
-      return { accountId: sub, claims: () => ({ sub, email, email_verified: true, name, groups }) };
+      const { email, name, groups, emailVerified = true } = person;
+      const verified = emailVerified === 'absent' ? {} : { email_verified: emailVerified };
+      return { accountId: sub, claims: () => ({ sub, email, ...verified, name, groups }) };
     },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },

@@ -1,7 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { PARTNER_LEAD_REQUEST_EXAMPLE } from '@funnel/contracts/partner-api';
-import { addDays } from '@funnel/contracts/rules/calendar-date';
-import { isSelectablePayDate } from '@funnel/contracts/rules/pay-dates';
+import { partnerLeadRequestExample } from '@funnel/contracts/partner-api';
 
 /** A partner API key and its `PARTNER_API_KEYS` entry, as scripts/partner-key.mjs makes them. */
 export function partnerKey(partnerId: string, requestsPerMinute: number) {
@@ -16,13 +14,6 @@ function businessToday(): string {
 
 /** The documented example lead, with a pay date and consent time valid today, and no webhook (benchmarks, the fault suite, process tests). */
 export function partnerLeadBody(): Record<string, unknown> {
-  const today = businessToday();
-  let payDate = addDays(today, 3);
-  while (!isSelectablePayDate(payDate, today)) payDate = addDays(payDate, 1);
-  const { webhookUrl: _noWebhook, ...example } = PARTNER_LEAD_REQUEST_EXAMPLE;
-  return {
-    ...example,
-    incomeNextDate1: payDate,
-    consent: { ...PARTNER_LEAD_REQUEST_EXAMPLE.consent, at: new Date().toISOString() },
-  };
+  const { webhookUrl: _noWebhook, ...example } = partnerLeadRequestExample(businessToday());
+  return { ...example, consent: { ...example.consent, at: new Date().toISOString() } };
 }

@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import { testEnv } from './env.js';
+import { until } from './until.js';
 
 /** The repository root, for starting apps from their TypeScript sources. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -56,7 +58,9 @@ export async function startApp(options: {
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+  // A bound for an app that never gets ready, not a speed check: under tsx on a loaded two-core machine a worker
+  // took over 20 s to start.
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${options.entry} exited early:\n${output}`);
     if (options.readyLog?.test(output)) break;
@@ -163,6 +167,45 @@ export async function startRedisServer(
       await exited;
     },
     start,
+  };
+}
+
+/** A primary and its replica, each a redis-server of the test's own (ADR 0018's durable writes). */
+export interface ReplicaPair {
+  primary: RedisServer;
+  replica: RedisServer;
+  /** A connection to the replica, to read what it holds; it keeps retrying while the replica is down. */
+  onReplica: Redis;
+  /** Resolves once the replica's link to the primary is up (after a start, or a restart of the replica). */
+  synced(): Promise<void>;
+  /** Disconnects and kills both. */
+  stop(): Promise<void>;
+}
+
+/** Starts a primary and a replica of it, and waits until the replica is in sync. */
+export async function startReplicaPair(): Promise<ReplicaPair> {
+  const primary = await startRedisServer();
+  const replica = await startRedisServer({ args: ['--replicaof', '127.0.0.1', String(primary.port)] });
+  const onReplica = new Redis(replica.url, { maxRetriesPerRequest: 1, retryStrategy: () => 200 });
+  onReplica.on('error', () => undefined);
+  const synced = async () => {
+    await until(
+      'the replica to sync',
+      async () => (await onReplica.info('replication')).includes('master_link_status:up'),
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+  };
+  await synced();
+  return {
+    primary,
+    replica,
+    onReplica,
+    synced,
+    async stop() {
+      onReplica.disconnect();
+      await replica.kill();
+      await primary.kill();
+    },
   };
 }
 

@@ -1,18 +1,29 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { NewOperatorAccountInput, OperatorMe, TotpEnrolment } from '@funnel/contracts/operators';
+import QRCode from 'qrcode';
+import type {
+  NewOperatorAccountInput,
+  OperatorMe,
+  OperatorRole,
+  TotpEnrolment,
+} from '@funnel/contracts/operators';
 import type { ContactSealer } from '@funnel/db/consent-archive';
 import type { Database } from '@funnel/db/database';
 import {
   claimTotpStep,
   createAccount,
   findAccount,
+  replaceRecoveryCodes,
+  spendRecoveryCode,
   summarizeAccount,
   updateAccount,
   type OperatorAccountRow,
   type OperatorAccountSummary,
 } from '@funnel/db/operator-accounts';
 import { hashPassword, verifyPassword } from './password.js';
+import { weakPasswordReason } from './password-strength.js';
+import { hashRecoveryCode, isRecoveryCode, newRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.js';
+import type { SignInLockout } from './sign-in-lockout.js';
 import { matchTotp, newTotpSecret, otpauthUri } from '@funnel/server-runtime/totp';
 
 /** How long a set-up link works: a day to open the email and choose a password. */
@@ -44,8 +55,37 @@ function newSetupLink(nowMs: number) {
   };
 }
 
+/**
+ * Creates an account with a one-time set-up link; undefined when the email already has one. Also the first
+ * admin's, made by `npm run operator:create-admin` before any BFF runs.
+ */
+export async function createWithSetupLink(
+  db: Kysely<Database>,
+  input: NewOperatorAccountInput,
+  nowMs: number,
+): Promise<SetupLink | undefined> {
+  const link = newSetupLink(nowMs);
+  const row = await createAccount(db, {
+    accountId: randomUUID(),
+    email: input.email,
+    displayName: input.displayName,
+    role: input.role,
+    setup: { tokenHash: link.tokenHash, expiresAt: link.expiresAt },
+  });
+  return row ? link.answer(row) : undefined;
+}
+
+/** How a sign-in proved the second factor, for its audit entry. */
+export type SecondFactorUsed = 'none' | 'totp' | 'recovery-code';
+
 export type SignInResult =
-  { ok: true; account: OperatorMe } | { ok: false; reason: 'invalid' | 'code-required' | 'code-wrong' };
+  | { ok: true; account: OperatorMe; secondFactor: SecondFactorUsed; recoveryCodesLeft?: number }
+  /**
+   * Why, for the audit log only: the person gets one answer for all of them (ADR 0023). `held`: the account's
+   * lockout is on, and nothing was checked.
+   */
+  | { ok: false; reason: 'invalid' | 'code-missing' | 'code-wrong'; heldForMs: number }
+  | { ok: false; reason: 'held'; heldForMs: number };
 
 /** Who signed in, as the console shows it: the account's summary without its dates and sign-in methods. */
 export function me(row: OperatorAccountRow): OperatorMe {
@@ -54,8 +94,10 @@ export function me(row: OperatorAccountRow): OperatorMe {
 }
 
 /**
- * Local operator accounts (ADR 0021): scrypt passwords, chosen through a one-time set-up link (never a default
- * password), and a TOTP second factor (RFC 6238), sealed at rest and required at sign-in once enrolled.
+ * Local operator accounts (ADR 0021, 0023): scrypt passwords strong enough for zxcvbn, chosen through a one-time
+ * set-up link (never a default password), and a TOTP second factor (RFC 6238), sealed at rest, with ten
+ * single-use recovery codes (hashed), required at sign-in once enrolled. Wrong sign-ins of an account add up to
+ * a lockout, whatever the addresses they come from.
  */
 export class OperatorAccounts {
   constructor(
@@ -63,46 +105,71 @@ export class OperatorAccounts {
     private readonly sealer: ContactSealer,
     /** The issuer an authenticator app shows beside the code. */
     private readonly issuer: string,
+    private readonly lockout: SignInLockout,
+    /** The roles that must enrol a second factor before they use the console (OPERATOR_SECOND_FACTOR_ROLES). */
+    private readonly secondFactorRoles: readonly OperatorRole[],
   ) {}
 
   /** The account id is the sealed secret's associated data: a secret copied to another account fails to open. */
   private totpContext = (accountId: string) => accountId;
 
+  /** Whether an account of `account`'s role and factor must enrol a second factor before it uses the console. */
+  needsSecondFactor(account: Pick<OperatorMe, 'role' | 'secondFactor'>): boolean {
+    return !account.secondFactor && this.secondFactorRoles.includes(account.role);
+  }
+
   /**
-   * Checks a local sign-in. The same answer, after the same scrypt work, for an unknown email, a wrong password
-   * and a disabled account; the code is asked for only after the password was right.
+   * Checks a local sign-in from `ip`. One answer, after the same scrypt work, for an unknown email, a wrong
+   * password, a disabled account, a missing or wrong code: a caller never learns which part was wrong, nor
+   * whether the password was right. An account held by its lockout is not checked at all.
    */
   async signIn(
     email: string,
     password: string,
     code: string | undefined,
+    ip: string,
     nowMs: number,
   ): Promise<SignInResult> {
+    const held = await this.lockout.heldFor(email, ip, nowMs);
+    if (held > 0) return { ok: false, reason: 'held', heldForMs: held };
+    const result = await this.check(email, password, code, nowMs);
+    if (result.ok) await this.lockout.succeeded(email, ip, nowMs);
+    return result.ok ? result : { ...result, heldForMs: await this.lockout.failed(email, nowMs) };
+  }
+
+  private async check(
+    email: string,
+    password: string,
+    code: string | undefined,
+    nowMs: number,
+  ): Promise<SignInResult | { ok: false; reason: 'invalid' | 'code-missing' | 'code-wrong' }> {
     const row = await findAccount(this.db, { email });
     const passwordOk = await verifyPassword(password, row?.password_hash);
     if (!row || !passwordOk || row.disabled_at !== null) return { ok: false, reason: 'invalid' };
-    if (row.totp_sealed !== null) {
-      if (code === undefined) return { ok: false, reason: 'code-required' };
-      const secret = this.sealer.open(row.totp_sealed, this.totpContext(row.account_id));
-      const step = matchTotp(secret, code, nowMs);
-      if (step === undefined || !(await claimTotpStep(this.db, row.account_id, step))) {
-        return { ok: false, reason: 'code-wrong' };
-      }
+    if (row.totp_sealed === null) return { ok: true, account: me(row), secondFactor: 'none' };
+    if (code === undefined) return { ok: false, reason: 'code-missing' };
+    if (isRecoveryCode(code)) {
+      const left = await spendRecoveryCode(
+        this.db,
+        row.account_id,
+        hashRecoveryCode(row.account_id, code),
+        new Date(nowMs),
+      );
+      return left === undefined
+        ? { ok: false, reason: 'code-wrong' }
+        : { ok: true, account: me(row), secondFactor: 'recovery-code', recoveryCodesLeft: left };
     }
-    return { ok: true, account: me(row) };
+    const secret = this.sealer.open(row.totp_sealed, this.totpContext(row.account_id));
+    const step = matchTotp(secret, code, nowMs);
+    if (step === undefined || !(await claimTotpStep(this.db, row.account_id, step))) {
+      return { ok: false, reason: 'code-wrong' };
+    }
+    return { ok: true, account: me(row), secondFactor: 'totp' };
   }
 
   /** Creates an account with a one-time set-up link; undefined when the email already has one. */
-  async create(input: NewOperatorAccountInput, nowMs: number): Promise<SetupLink | undefined> {
-    const link = newSetupLink(nowMs);
-    const row = await createAccount(this.db, {
-      accountId: randomUUID(),
-      email: input.email,
-      displayName: input.displayName,
-      role: input.role,
-      setup: { tokenHash: link.tokenHash, expiresAt: link.expiresAt },
-    });
-    return row ? link.answer(row) : undefined;
+  create(input: NewOperatorAccountInput, nowMs: number): Promise<SetupLink | undefined> {
+    return createWithSetupLink(this.db, input, nowMs);
   }
 
   /**
@@ -118,46 +185,71 @@ export class OperatorAccounts {
       setup_token_hash: link.tokenHash,
       setup_expires_at: link.expiresAt,
     });
+    if (row) await replaceRecoveryCodes(this.db, accountId, []);
     return row ? link.answer(row) : undefined;
   }
 
-  /** Uses a set-up link: sets the password and spends the link. False for an unknown or expired link. */
+  /**
+   * Uses a set-up link: sets the password and spends the link. `link` for an unknown or expired link, `weak`
+   * (with the reason a person reads) for a password zxcvbn finds easy to guess; the link then still works.
+   */
   async completeSetup(
     token: string,
     password: string,
     nowMs: number,
-  ): Promise<OperatorAccountRow | undefined> {
+  ): Promise<
+    | { ok: true; row: OperatorAccountRow }
+    | { ok: false; reason: 'link' }
+    | { ok: false; reason: 'weak'; why: string }
+  > {
     const row = await findAccount(this.db, { setupTokenHash: hashToken(token) });
     if (!row?.setup_expires_at || row.setup_expires_at.getTime() <= nowMs || row.disabled_at !== null) {
-      return undefined;
+      return { ok: false, reason: 'link' };
     }
-    return updateAccount(this.db, row.account_id, {
+    const why = weakPasswordReason(password, [row.email, row.display_name]);
+    if (why) return { ok: false, reason: 'weak', why };
+    const updated = await updateAccount(this.db, row.account_id, {
       password_hash: await hashPassword(password),
       setup_token_hash: null,
       setup_expires_at: null,
     });
+    return updated ? { ok: true, row: updated } : { ok: false, reason: 'link' };
   }
 
-  /** Starts enrolling a second factor: a new secret, kept pending until a first code confirms it. */
+  /**
+   * Starts enrolling a second factor: a new secret, kept pending until a first code confirms it, with its QR
+   * code drawn here as SVG, so the secret never travels in a URL the browser would fetch.
+   */
   async startTotp(accountId: string, email: string): Promise<TotpEnrolment> {
     const secret = newTotpSecret();
     await updateAccount(this.db, accountId, {
       totp_pending_sealed: this.sealer.seal(secret, this.totpContext(accountId)),
     });
-    return { secret, otpauthUri: otpauthUri(this.issuer, email, secret) };
+    const uri = otpauthUri(this.issuer, email, secret);
+    const qrSvg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    return { secret, otpauthUri: uri, qrSvg };
   }
 
-  /** Confirms the pending secret with a code from it: from now on, sign-in asks for a code. */
-  async confirmTotp(accountId: string, code: string, nowMs: number): Promise<boolean> {
+  /**
+   * Confirms the pending secret with a code from it: from now on, sign-in asks for a code. Answers the ten
+   * recovery codes, shown this once (only their hashes are kept), or undefined for a wrong code.
+   */
+  async confirmTotp(accountId: string, code: string, nowMs: number): Promise<string[] | undefined> {
     const row = await findAccount(this.db, { accountId });
-    if (!row?.totp_pending_sealed) return false;
+    if (!row?.totp_pending_sealed) return undefined;
     const secret = this.sealer.open(row.totp_pending_sealed, this.totpContext(accountId));
     const step = matchTotp(secret, code, nowMs);
-    if (step === undefined || !(await claimTotpStep(this.db, accountId, step))) return false;
+    if (step === undefined || !(await claimTotpStep(this.db, accountId, step))) return undefined;
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    await replaceRecoveryCodes(
+      this.db,
+      accountId,
+      codes.map((c) => hashRecoveryCode(accountId, c)),
+    );
     await updateAccount(this.db, accountId, {
       totp_sealed: row.totp_pending_sealed,
       totp_pending_sealed: null,
     });
-    return true;
+    return codes;
   }
 }

@@ -1,6 +1,6 @@
-import type { FastifySchema } from 'fastify';
+import type { FastifyRequest, FastifySchema } from 'fastify';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
-import type { OperatorRole } from '@funnel/contracts/operators';
+import type { AuditAction, OperatorRole } from '@funnel/contracts/operators';
 import type { OperatorAccess } from '../plugins/admin-auth.js';
 
 /** A console session, or a machine client's ADMIN_API_TOKEN. */
@@ -15,12 +15,9 @@ const ROLE_NOTE: Record<OperatorRole, string> = {
   admin: 'Role: **admin**.',
 };
 
-function pick(
-  params: unknown,
-  query: unknown,
-  body: unknown,
-  keys: readonly string[],
-): Record<string, unknown> {
+/** The fields among `keys` the request gives, in its path, query or body: what an audit entry keeps of them. */
+export function auditedFields(request: FastifyRequest, keys: readonly string[]): Record<string, unknown> {
+  const { params, query, body } = request;
   const source = { ...(body ?? {}), ...(query ?? {}), ...(params ?? {}) } as Record<string, unknown>;
   return Object.fromEntries(keys.filter((key) => source[key] !== undefined).map((key) => [key, source[key]]));
 }
@@ -31,17 +28,22 @@ function pick(
  */
 export function operatorRoute<S extends FastifySchema>(
   role: OperatorRole,
-  action: string,
+  action: AuditAction,
   schema: S & { description?: string; response?: Record<number, unknown> },
-  /** The path, query or body fields the audit entry keeps (filters, a role, a reason: never personal data). */
-  detailKeys?: readonly string[],
+  /**
+   * The path, query or body fields the audit entry keeps (filters, a role, a reason: never personal data), or
+   * the function that builds its details when a field must be masked first.
+   */
+  details?: readonly string[] | OperatorAccess['details'],
 ) {
   const access: OperatorAccess = {
     role,
     action,
-    ...(detailKeys
-      ? { details: (request) => pick(request.params, request.query, request.body, detailKeys) }
-      : {}),
+    ...(typeof details === 'function'
+      ? { details }
+      : details
+        ? { details: (request) => auditedFields(request, details) }
+        : {}),
   };
   return {
     config: { operator: access },

@@ -9,6 +9,8 @@ export interface OperatorSessionData {
   role: OperatorRole;
   createdAt: number;
   lastSeenAt: number;
+  /** The role needs a second factor the account has not enrolled: the session opens only its enrolment. */
+  mustEnrol?: boolean;
 }
 
 export interface SessionLimits {
@@ -43,7 +45,7 @@ export class OperatorSessions {
 
   /** Starts a session; answers the cookie value, never stored as such. */
   async start(
-    account: Pick<OperatorSessionData, 'accountId' | 'email' | 'role'>,
+    account: Pick<OperatorSessionData, 'accountId' | 'email' | 'role' | 'mustEnrol'>,
     nowMs: number,
   ): Promise<string> {
     const id = randomBytes(32).toString('base64url');

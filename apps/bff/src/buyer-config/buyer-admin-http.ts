@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { buyerViews, type BuyersConfigView } from '@funnel/contracts/buyer-admin';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
+import type { OperatorRole } from '@funnel/contracts/operators';
 import type { BuyerConfig } from '@funnel/db/buyer-config';
 import type { Database } from '@funnel/db/database';
 import { HttpError } from '../http-error.js';
@@ -32,11 +33,22 @@ export function configView(config: BuyerConfig): BuyersConfigView {
     timeZone,
     mode,
     auction,
-    buyers: buyerViews(config.file, config.paused),
+    buyers: buyerViews(config.file, config.paused, config.keysNeeded),
   };
 }
 
-/** Who makes a change, for its version: the operator's account and name as the audit log has them. */
-export function changerOf(request: FastifyRequest): { accountId: string | null; actor: string } {
-  return { accountId: request.operator?.accountId ?? null, actor: request.operator?.actor ?? 'anonymous' };
+/** Who makes a change: the operator's account and name as the audit log has them, and the role it acts in. */
+export interface Changer {
+  accountId: string | null;
+  actor: string;
+  role: OperatorRole;
+}
+
+/** Who makes a change, for its version and for what the role may change. */
+export function changerOf(request: FastifyRequest): Changer {
+  return {
+    accountId: request.operator?.accountId ?? null,
+    actor: request.operator?.actor ?? 'anonymous',
+    role: request.operator?.role ?? 'viewer',
+  };
 }

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { buyerFieldMessages } from '@funnel/contracts/buyer-admin';
-import { BuyersFileSchema, type BuyersFile } from '@funnel/contracts/buyers';
+import { BuyersFileSchema, type Buyer, type BuyersFile } from '@funnel/contracts/buyers';
 import {
   currentBuyerConfig,
   importBuyersIfEmpty,
@@ -12,7 +12,11 @@ import {
 import type { ContactSealer } from '@funnel/db/consent-archive';
 import type { Database } from '@funnel/db/database';
 import { publishBuyerConfigChange } from '@funnel/server-runtime/buyer-config-signal';
+import type { ReportFailure } from '../handled-failure.js';
+import { hostOf, refusedAddressOf, type AddressAllowList } from '@funnel/server-runtime/network-address';
 import { HttpError } from '../http-error.js';
+import type { Changer } from './buyer-admin-http.js';
+import { reviewCredentials } from './buyer-credentials.js';
 
 /** What a change proposes: the whole document as it would be (not yet validated) and the paused buyers. */
 export interface ProposedBuyers {
@@ -42,6 +46,9 @@ export class LiveBuyers {
       sealer: ContactSealer;
       /** BUYERS_FILE, imported while the system of record holds no version. */
       file: BuyersFile | undefined;
+      reportFailure: ReportFailure;
+      /** The non-public ranges a buyer's address may be in (BUYER_PRIVATE_RANGES). */
+      addresses: AddressAllowList;
     },
   ) {}
 
@@ -60,12 +67,15 @@ export class LiveBuyers {
 
   /**
    * Applies `propose` to the newest version and saves the result as the next version, then tells the workers.
-   * A document that fails the schema is refused with its field messages (400); a version made meanwhile by
-   * someone else is a 409, and nothing is written either way.
+   * A document that fails the schema is refused with its field messages (400), as is a buyer's new address that
+   * is (or resolves to) a non-public one outside BUYER_PRIVATE_RANGES; a manager adding a buyer or setting an
+   * address or a credential is refused (403, ADR 0024); a version made meanwhile by someone else is a 409, and
+   * nothing is written in any of these cases. A buyer moved to another origin without a new credential loses
+   * the one it had ({@link reviewCredentials}).
    */
   async change(
     db: Kysely<Database>,
-    who: { accountId: string | null; actor: string },
+    who: Changer,
     propose: (current: BuyerConfig | undefined) => ProposedBuyers,
   ): Promise<BuyerConfig> {
     const current = await currentBuyerConfig(db, this.options.sealer);
@@ -75,13 +85,28 @@ export class LiveBuyers {
       const fields = buyerFieldMessages(parsed.error, proposed.buyerIndex);
       throw new HttpError(400, 'VALIDATION_FAILED', Object.values(fields)[0] ?? 'Invalid buyers.', fields);
     }
+    const review = reviewCredentials(current, parsed.data);
+    if (who.role !== 'admin' && (review.addressed.length > 0 || review.keyed.length > 0)) {
+      throw new HttpError(
+        403,
+        'FORBIDDEN',
+        'Only an admin adds a buyer or changes a buyer’s address (baseUrl) or credential (apiKey).',
+      );
+    }
+    await this.#refuseNonPublic(review.addressed, parsed.data, proposed.buyerIndex);
     const ids = new Set(parsed.data.buyers.map((buyer) => buyer.id));
     const change: BuyerConfigChange = {
-      ...who,
+      accountId: who.accountId,
+      actor: who.actor,
       action: proposed.action,
-      summary: proposed.summary,
-      file: parsed.data,
+      summary:
+        proposed.summary +
+        (review.dropped.length > 0
+          ? `; credential dropped (moved to another origin): ${review.dropped.join(', ')}`
+          : ''),
+      file: review.file,
       paused: proposed.paused.filter((id) => ids.has(id)),
+      keysNeeded: review.keysNeeded,
     };
     const saved = await saveBuyerConfig(db, this.options.sealer, current?.version ?? 0, change);
     if (saved === 'conflict') {
@@ -93,9 +118,38 @@ export class LiveBuyers {
       version: saved.version,
       at: new Date(),
       actor: who.actor,
-      file: parsed.data,
+      file: review.file,
       paused: [...change.paused],
+      keysNeeded: review.keysNeeded,
     };
+  }
+
+  /**
+   * Refuses (400, on each buyer's `baseUrl`) an address set by this change that is, or whose name resolves to, a
+   * loopback, link-local or private address outside BUYER_PRIVATE_RANGES, or a name that does not resolve. The
+   * workers check again at each connection (the name may point elsewhere later): this tells the admin now.
+   */
+  async #refuseNonPublic(addressed: readonly Buyer[], file: BuyersFile, buyerIndex: number | undefined) {
+    const fields: Record<string, string> = {};
+    await Promise.all(
+      addressed.map(async (buyer) => {
+        const index = file.buyers.indexOf(buyer);
+        const field = index === buyerIndex ? 'baseUrl' : `buyers.${index}.baseUrl`;
+        const host = hostOf(new URL(buyer.baseUrl));
+        try {
+          const refused = await refusedAddressOf(host, this.options.addresses);
+          if (refused) {
+            fields[field] =
+              `${host === refused ? refused : `${host} resolves to ${refused}, which`} is a loopback, link-local ` +
+              'or private address: buyers are called there only when BUYER_PRIVATE_RANGES lists its range.';
+          }
+        } catch {
+          fields[field] = `${host} does not resolve to an address: check the host name.`;
+        }
+      }),
+    );
+    const messages = Object.values(fields);
+    if (messages.length > 0) throw new HttpError(400, 'VALIDATION_FAILED', messages[0]!, fields);
   }
 
   /**
@@ -109,7 +163,8 @@ export class LiveBuyers {
       const config = await currentBuyerConfig(db, this.options.sealer);
       this.#terms = { file: config?.file ?? this.options.file, at: now };
       return this.#terms.file;
-    } catch {
+    } catch (error) {
+      this.options.reportFailure('buyer_return_terms', error);
       return this.#terms?.file ?? this.options.file;
     }
   }

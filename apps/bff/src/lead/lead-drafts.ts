@@ -151,7 +151,8 @@ function summarize(record: LeadRecord): LeadSummary {
     answers,
     masked,
     nextStep,
-    progress: progressFor(nextStep),
+    // The last share of the bar is sending the application (docs/product-rules.md §wizard-order-and-progress).
+    progress: record.submission || record.outcome ? 100 : progressFor(nextStep),
     ...(record.outcome ? { outcome: record.outcome } : {}),
   };
 }

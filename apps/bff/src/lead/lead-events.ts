@@ -1,7 +1,5 @@
 import { affiliateOf } from '@funnel/contracts/attribution';
 import type { LeadEvent } from '@funnel/contracts/lead-events';
-import type { Outcome } from '@funnel/contracts/lead-outcome';
-import { DUPLICATE_REASON } from '@funnel/contracts/lead-outcome';
 import type { StepName } from '@funnel/contracts/steps';
 import type { Tracking } from '@funnel/contracts/tracking';
 import { eventId } from '@funnel/lead-store/event-outbox';
@@ -62,23 +60,6 @@ export function stepCompletedEvent(leadId: string, step: StepName, at: Date, rep
     at: at.toISOString(),
     type: 'step_completed',
     step,
-  };
-}
-
-export function submittedEvent(leadId: string, source: LeadSource, at: Date): LeadEvent {
-  return { eventId: eventId(leadId, 'submitted'), leadId, at: at.toISOString(), type: 'submitted', source };
-}
-
-/** The outcome of a duplicate borrower's lead: decided at once, never posted. */
-export function duplicateOutcomeEvent(leadId: string, outcome: Outcome, at: Date): LeadEvent {
-  return {
-    eventId: eventId(leadId, 'outcome'),
-    leadId,
-    at: at.toISOString(),
-    type: 'outcome',
-    outcome,
-    reason: DUPLICATE_REASON,
-    secondsToDecision: 0,
   };
 }
 

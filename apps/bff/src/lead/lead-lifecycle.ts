@@ -78,6 +78,11 @@ export class LeadLifecycle {
     return this.submission.createFromPartner(input, partner, options);
   }
 
+  /** Completes the evidence of a submitted lead that went without it (a repeat's first step, docs/adr/0026). */
+  completeSubmission(leadId: string): Promise<void> {
+    return this.submission.completeSubmission(leadId);
+  }
+
   outcomeOf(leadId: string | undefined): Promise<{ id: string; outcome: LeadOutcome | undefined }> {
     return this.submission.outcomeOf(leadId);
   }

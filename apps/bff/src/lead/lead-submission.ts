@@ -25,7 +25,12 @@ import {
 import { STEP_NAMES, firstMissingStep, getStep } from '@funnel/contracts/steps';
 import type { Tracking } from '@funnel/contracts/tracking';
 import { LeadStore, META, type NewOutcome, type StoredFields } from '@funnel/lead-store/lead-store';
-import { retainedConsent } from '../consent/consent-evidence.js';
+import {
+  submissionEvidence,
+  type EvidencePolicy,
+  type SubmissionEvidence,
+} from '@funnel/lead-store/submission-evidence';
+import { activeTraceId } from '@funnel/server-runtime/tracing';
 import { HttpError } from '../http-error.js';
 import { deriveAnswers } from './derive-answers.js';
 import {
@@ -37,7 +42,10 @@ import {
   type PartnerSource,
   type SubmitContext,
 } from './lead-context.js';
-import { createdEvent, duplicateOutcomeEvent, stepCompletedEvent, submittedEvent } from './lead-events.js';
+import { createdEvent, stepCompletedEvent } from './lead-events.js';
+
+/** A duplicate borrower's lead ends at once as no lender, never posted. */
+const DUPLICATE_OUTCOME: NewOutcome = { outcome: 'no_lender', reason: DUPLICATE_REASON };
 
 /** How far ahead of our clock a partner's consent time may be (their clock drifts too). */
 const CONSENT_CLOCK_SKEW_MS = 5 * 60 * 1000;
@@ -60,8 +68,10 @@ export class LeadSubmission {
   ): Promise<SubmitAccepted> {
     const record = await loadLead(this.deps.store, leadId);
     if (record.outcome) {
-      // A repeat: make sure a pending lead's job exists (a request may have died after the script); a final
-      // one (decided, or a duplicate never posted) needs none.
+      // A repeat: the first request may have died after the script. Its evidence is completed if it went
+      // without (a submission recorded before the evidence went with it), and a pending lead's job is made sure
+      // of; a final one (decided, or a duplicate never posted) needs none.
+      await this.completeSubmission(record.id);
       if (!isFinalOutcome(record.outcome.outcome)) await this.enqueue(record.id);
       return { outcome: record.outcome.outcome };
     }
@@ -92,22 +102,37 @@ export class LeadSubmission {
     // A borrower another lead submitted within the window is not posted again (issue 12).
     const borrowerKeys = this.deps.borrowers.keysOf(borrowerOf(record.fields));
     const original = await this.deps.borrowers.claim(borrowerKeys, { leadId: record.id });
+    const evidence = (duplicate?: { outcome: Outcome; of: string }) =>
+      submissionEvidence(
+        {
+          leadId: record.id,
+          consent,
+          fields: record.fields,
+          source: 'funnel',
+          submittedAt: now,
+          traceId: activeTraceId(),
+          duplicate,
+        },
+        this.evidencePolicy,
+      );
     if (original) {
       this.deps.onDuplicate?.('funnel', affiliateOf(tracking as Partial<Tracking>));
-      const outcome = await this.finishDuplicate(record.id, consent, now, {
-        [META.tracking]: JSON.stringify(tracking),
-      });
-      await this.deps.events?.append(
-        submittedEvent(record.id, 'funnel', now),
-        duplicateOutcomeEvent(record.id, outcome, now),
+      const outcome = await this.finishDuplicate(
+        record.id,
+        evidence({ outcome: DUPLICATE_OUTCOME.outcome, of: original.leadId }),
+        now,
+        {
+          [META.consent]: JSON.stringify(consent),
+          [META.tracking]: JSON.stringify(tracking),
+        },
       );
       return { outcome };
     }
-    const outcome = await this.startSubmission(record.id, consent, now, {
+    const outcome = await this.startSubmission(record.id, evidence(), now, {
+      [META.consent]: JSON.stringify(consent),
       [META.tracking]: JSON.stringify(tracking),
       [META.borrowerKeys]: JSON.stringify(borrowerKeys),
     });
-    await this.deps.events?.append(submittedEvent(record.id, 'funnel', now));
     await this.deps.followUps.submitted(record.id);
     return { outcome };
   }
@@ -163,7 +188,8 @@ export class LeadSubmission {
       this.deps.onDuplicate?.('partner', partner.affiliateId);
       throw HttpError.duplicateLead(original.partnerId === partner.partnerId ? original.leadId : undefined);
     }
-    // One step creates the complete, submitted lead (and binds the idempotency key): a failure leaves nothing.
+    // One step creates the complete, submitted lead with its evidence (and binds the idempotency key): a failure
+    // leaves nothing, and a lead that exists has its evidence.
     const created = await this.deps.store.createSubmitted(leadId, {
       fields,
       tracking: leadTracking,
@@ -173,21 +199,43 @@ export class LeadSubmission {
         [META.partner]: JSON.stringify(meta),
         [META.borrowerKeys]: JSON.stringify(borrowerKeys),
       },
-      consent: { record: retainedConsent(leadId, consent, fields), ttlMs: this.deps.consent.retentionMs },
+      evidence: submissionEvidence(
+        {
+          leadId,
+          consent,
+          fields,
+          source: 'partner',
+          submittedAt: now,
+          traceId: activeTraceId(),
+          before: [
+            createdEvent(leadId, 'partner', values, leadTracking, now, {
+              partnerId: partner.partnerId,
+              idempotencyKey: options.idempotencyKey,
+            }),
+            ...STEP_NAMES.map((step) => stepCompletedEvent(leadId, step, now, false)),
+          ],
+        },
+        this.evidencePolicy,
+      ),
       ...(options.idempotency ? { idempotency: options.idempotency } : {}),
     });
     if (created === 'lost-claim') throw new LostIdempotencyClaim();
     if (created === 'exists') throw new Error(`lead id ${leadId} already taken`);
-    await this.deps.events?.append(
-      createdEvent(leadId, 'partner', values, leadTracking, now, {
-        partnerId: partner.partnerId,
-        idempotencyKey: options.idempotencyKey,
-      }),
-      ...STEP_NAMES.map((step) => stepCompletedEvent(leadId, step, now, false)),
-      submittedEvent(leadId, 'partner', now),
-    );
     await this.enqueue(leadId);
     return { leadId, outcome: 'pending' };
+  }
+
+  /**
+   * Completes the evidence of a submitted lead that went without it (docs/adr/0026): what a repeat request does
+   * before it answers, with the same script the submission writes it with.
+   */
+  async completeSubmission(leadId: string): Promise<void> {
+    await this.deps.store.completeSubmission(leadId, this.evidencePolicy);
+  }
+
+  /** How this BFF keeps evidence: the consent retention, and lead events only when a system of record takes them. */
+  private get evidencePolicy(): EvidencePolicy {
+    return { retentionMs: this.deps.consent.retentionMs, withEvents: this.deps.events !== undefined };
   }
 
   /** Puts the lead's job on the queue (job id = lead id), then clears its outbox entry. */
@@ -204,24 +252,18 @@ export class LeadSubmission {
   }
 
   /**
-   * The one way a lead is submitted, from the funnel or a partner: records the submission with its consent
-   * evidence (and any other meta fields) once, marks the lead pending and enqueues it. A repeat finds the
-   * submission recorded and answers the outcome in force, and the job id keeps the queue at one job.
+   * Submits a funnel lead: records the submission with its evidence and the consent record (and any other meta
+   * fields) in one step, once, marks the lead pending and enqueues it. A repeat finds the submission recorded
+   * and answers the outcome in force, and the job id keeps the queue at one job.
    */
   private async startSubmission(
     leadId: string,
-    consent: ConsentRecord,
+    evidence: SubmissionEvidence,
     now: Date,
-    meta: Record<string, string> = {},
+    meta: Record<string, string>,
   ): Promise<Outcome> {
-    const started = await this.deps.store.startSubmission(leadId, this.submissionState(now), {
-      [META.consent]: JSON.stringify(consent),
-      ...meta,
-    });
+    const started = await this.deps.store.startSubmission(leadId, this.submissionState(now), evidence, meta);
     if (started === 'missing') throw sessionExpired();
-    // The submission script stored the pending outcome and the outbox entry; retaining the consent again on a
-    // repeat is harmless (the first record stays) and covers a request that died after the script.
-    await this.retainConsent(leadId, consent);
     const outcome = await this.deps.store.getOutcome(leadId);
     await this.enqueue(leadId);
     return outcome?.outcome ?? 'pending';
@@ -235,31 +277,19 @@ export class LeadSubmission {
    */
   private async finishDuplicate(
     leadId: string,
-    consent: ConsentRecord,
+    evidence: SubmissionEvidence,
     now: Date,
     meta: Record<string, string>,
   ): Promise<Outcome> {
-    const outcome: NewOutcome = { outcome: 'no_lender', reason: DUPLICATE_REASON };
-    const finished = await this.deps.store.finishSubmission(leadId, this.submissionState(now), outcome, {
-      [META.consent]: JSON.stringify(consent),
-      ...meta,
-    });
-    if (finished === 'missing') throw sessionExpired();
-    await this.retainConsent(leadId, consent);
-    return (await this.deps.store.getOutcome(leadId))?.outcome ?? outcome.outcome;
-  }
-
-  /**
-   * Keeps the consent evidence apart from the lead for the retention period, so it outlives the lead's purge
-   * and expiry. The first record stays, as on the lead.
-   */
-  private async retainConsent(leadId: string, consent: ConsentRecord): Promise<void> {
-    const lead = await this.deps.store.get(leadId);
-    if (!lead) throw sessionExpired();
-    await this.deps.store.retainConsent(
-      retainedConsent(leadId, lead.consent ?? consent, lead.fields),
-      this.deps.consent.retentionMs,
+    const finished = await this.deps.store.finishSubmission(
+      leadId,
+      this.submissionState(now),
+      DUPLICATE_OUTCOME,
+      evidence,
+      meta,
     );
+    if (finished === 'missing') throw sessionExpired();
+    return (await this.deps.store.getOutcome(leadId))?.outcome ?? DUPLICATE_OUTCOME.outcome;
   }
 
   /** The version and hash of the consent text shown above `button`. */

@@ -6,17 +6,19 @@ import {
 } from '@funnel/contracts/partner-api';
 import { isFinalOutcome } from '@funnel/contracts/lead-outcome';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
+import type { ReportFailure } from '../handled-failure.js';
 import { HttpError } from '../http-error.js';
 import { LostIdempotencyClaim, type LeadLifecycle } from '../lead/lead-lifecycle.js';
 import { requestFingerprint, type IdempotencyClaim, type PartnerIdempotency } from './partner-idempotency.js';
 import type { PartnerIdentity } from './partner-keyring.js';
 
 export interface PartnerLeadsDeps {
-  leads: Pick<LeadLifecycle, 'createFromPartner'>;
-  store: Pick<LeadStore, 'getOutcome' | 'getPartner' | 'confirmDurable'>;
+  leads: Pick<LeadLifecycle, 'createFromPartner' | 'completeSubmission'>;
+  store: Pick<LeadStore, 'getOutcome' | 'getPartner'>;
   idempotency: PartnerIdempotency;
   /** Partners with a webhook secret configured: only they may ask for a webhook. */
   webhookPartners: ReadonlySet<string>;
+  reportFailure: ReportFailure;
 }
 
 function inProgress(): HttpError {
@@ -68,8 +70,9 @@ export class PartnerLeads {
     if (claim.state === 'done') {
       const outcome = await this.deps.store.getOutcome(claim.leadId);
       if (!outcome) throw notFound();
-      // The first request may have failed its replica wait: the replay says "created" only once it is durable.
-      await this.deps.store.confirmDurable();
+      // The first request may have failed its replica wait: the replay completes what a lead created before its
+      // evidence went with it lacks, and says "created" only once it is durable.
+      await this.deps.leads.completeSubmission(claim.leadId);
       return { leadId: claim.leadId, outcome: outcome.outcome, replayed: true };
     }
     if (claim.state === 'in-progress') {
@@ -83,14 +86,16 @@ export class PartnerLeads {
         // A retry took the key over while this request looked dead: answer with what the key became.
         const leadId = await idempotency.boundLead(partner.partnerId, idempotencyKey);
         if (leadId) {
-          await this.deps.store.confirmDurable();
+          await this.deps.leads.completeSubmission(leadId);
           return { leadId, outcome: 'pending', replayed: true };
         }
         throw inProgress();
       }
       // The lead and the key's binding are written in one step, so a failed request created nothing: free the
       // key. If Redis is down this fails too, and a retry takes the stale claim over after a few seconds.
-      await idempotency.release(claim).catch(() => undefined);
+      await idempotency
+        .release(claim)
+        .catch((releaseError: unknown) => this.deps.reportFailure('partner_key_release', releaseError));
       // Names the lead in the error line: a lead may exist under this id if the failure came after its creation.
       if (error instanceof Error && !(error instanceof HttpError))
         Object.assign(error, { leadId: claim.leadId });

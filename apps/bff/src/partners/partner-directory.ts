@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { ReportFailure } from '../handled-failure.js';
 
 export interface PartnerDirectoryOptions {
   keyPrefix: string;
@@ -11,7 +12,8 @@ export interface PartnerDirectoryOptions {
   /** How long a failed or slow source is left alone, so a broken source never slows every page view. */
   failureTtlMs: number;
   /** Told why the source gave nothing usable. */
-  onSourceError: (error: unknown) => void;
+  /** Told of a source that failed and of a cache that could not be read or written: each is answered around. */
+  reportFailure: ReportFailure;
 }
 
 // Bounds on what the source can put on the page; a real partner list is tens of short names.
@@ -41,7 +43,10 @@ export class PartnerDirectory {
   }
 
   private async sourceNames(source: { url: string; timeoutMs: number }): Promise<string[]> {
-    const cached = await this.redis.get(this.cacheKey).catch(() => null);
+    const cached = await this.redis.get(this.cacheKey).catch((error: unknown) => {
+      this.options.reportFailure('partner_names_cache', error);
+      return null;
+    });
     if (cached !== null) return JSON.parse(cached) as string[];
     // Concurrent page views on this instance wait for one request to the source.
     this.inFlight ??= this.fetchAndCache(source).finally(() => {
@@ -56,10 +61,12 @@ export class PartnerDirectory {
     try {
       names = await fetchSourceNames(source);
     } catch (error) {
-      this.options.onSourceError(error);
+      this.options.reportFailure('partner_source', error);
       ttlMs = this.options.failureTtlMs;
     }
-    await this.redis.set(this.cacheKey, JSON.stringify(names), 'PX', ttlMs).catch(() => undefined);
+    await this.redis
+      .set(this.cacheKey, JSON.stringify(names), 'PX', ttlMs)
+      .catch((error: unknown) => this.options.reportFailure('partner_names_cache', error));
     return names;
   }
 }

@@ -5,7 +5,7 @@ import { loggedUrl } from '../logger.js';
  * One access line per request, when its response is sent: request id, method, route pattern (never the raw URL),
  * status and duration. It replaces Fastify's two lines per request. Its lines hold only the fields built here,
  * none of them personal, so they skip the redaction pass every other line goes through: with our redaction
- * paths that pass costs about twenty times the rest of writing a line (bench/RESULTS.md).
+ * paths that pass costs about twenty times the rest of writing a line (bench/HISTORY.md).
  */
 export default fp(
   async (app) => {

@@ -6,8 +6,10 @@ import { roleAllows, type OperatorMe, type OperatorRole } from '@funnel/contract
 import type { ContactSealer } from '@funnel/db/consent-archive';
 import type { Database } from '@funnel/db/database';
 import { appendAudit, type AuditEntry } from '@funnel/db/operator-audit';
+import { escapeControlCharacters } from '../admin/control-characters.js';
 import { OperatorAccounts } from '../admin/operator-accounts.js';
 import { OperatorSessions } from '../admin/operator-sessions.js';
+import { SignInLockout } from '../admin/sign-in-lockout.js';
 import { HttpError } from '../http-error.js';
 
 /** The operator's session cookie, apart from the borrower's (`funnel_lead`): neither ever stands for the other. */
@@ -24,7 +26,16 @@ export interface OperatorPrincipal {
   role: OperatorRole;
   /** The session's cookie value, for a signed-in account. */
   sessionId?: string;
+  /** The role needs a second factor the account has not enrolled yet (ADR 0023). */
+  mustEnrol?: boolean;
 }
+
+/** What a session that must enrol a second factor may still do: enrol it, and sign out. */
+const ENROLMENT_ACTIONS = new Set([
+  'second-factor.start',
+  'second-factor.confirm',
+  'session.sign-out-everywhere',
+]);
 
 /** An operator route's access rule: the least role it needs, and the action its audit entries name. */
 export interface OperatorAccess {
@@ -62,8 +73,12 @@ declare module 'fastify' {
     ): Promise<void>;
   }
   interface FastifyReply {
-    /** Starts a session for the account and sets its cookie: HttpOnly, SameSite=Strict, scoped to the admin API. */
-    startOperatorSession(account: OperatorMe): Promise<void>;
+    /**
+     * Starts a session for the account and sets its cookie: HttpOnly, SameSite=Strict, scoped to the admin API.
+     * A local sign-in of a role that needs a second factor, without one, opens only its enrolment; a sign-in
+     * through the identity provider leaves the factors to the provider.
+     */
+    startOperatorSession(account: OperatorMe, via?: 'password' | 'provider'): Promise<void>;
     /** Ends this browser's session, if any, and clears its cookie. */
     endOperatorSession(): Promise<void>;
   }
@@ -80,6 +95,8 @@ export interface AdminAuthOptions {
   absoluteMs: number;
   /** The issuer authenticator apps show. */
   issuer: string;
+  /** The roles that must enrol a second factor before they use the console (OPERATOR_SECOND_FACTOR_ROLES). */
+  secondFactorRoles: readonly OperatorRole[];
   /** Off only to measure what the audit log costs (bench/audit-cost.ts). */
   audit?: boolean;
   now: () => Date;
@@ -95,7 +112,7 @@ function subject(request: FastifyRequest, ...keys: string[]): string | undefined
     if (!source || typeof source !== 'object') continue;
     for (const key of keys) {
       const found = (source as Record<string, unknown>)[key];
-      if (typeof found === 'string') return found;
+      if (typeof found === 'string') return escapeControlCharacters(found);
     }
   }
   return undefined;
@@ -120,7 +137,15 @@ export default fp<AdminAuthOptions>(
     app.decorate('operatorSessions', sessions);
     app.decorate(
       'operatorAccounts',
-      db ? new OperatorAccounts(db, options.sealer, options.issuer) : undefined,
+      db
+        ? new OperatorAccounts(
+            db,
+            options.sealer,
+            options.issuer,
+            new SignInLockout(app.redis, options.keyPrefix),
+            options.secondFactorRoles,
+          )
+        : undefined,
     );
 
     const cookieOptions = {
@@ -140,7 +165,13 @@ export default fp<AdminAuthOptions>(
       const id = request.cookies[OPERATOR_COOKIE];
       const session = id ? await sessions.touch(id, now().getTime()) : undefined;
       return session && id
-        ? { accountId: session.accountId, actor: session.email, role: session.role, sessionId: id }
+        ? {
+            accountId: session.accountId,
+            actor: session.email,
+            role: session.role,
+            sessionId: id,
+            ...(session.mustEnrol ? { mustEnrol: true } : {}),
+          }
         : undefined;
     };
 
@@ -201,6 +232,18 @@ export default fp<AdminAuthOptions>(
           `This needs the ${access.role} role; you are a ${principal.role}.`,
         );
       }
+      if (principal.mustEnrol && !ENROLMENT_ACTIONS.has(access.action)) {
+        await auditOrRefuse(request, {
+          action: access.action,
+          outcome: 'denied',
+          details: { needs: 'second-factor' },
+        });
+        throw new HttpError(
+          403,
+          'FORBIDDEN',
+          `Your role needs a second factor: set one up under Security before you use the console.`,
+        );
+      }
     };
     app.addHook('onRequest', async (request, reply) => {
       const access = request.routeOptions.config.operator;
@@ -221,8 +264,10 @@ export default fp<AdminAuthOptions>(
       });
     });
 
-    app.decorateReply('startOperatorSession', async function (account: OperatorMe) {
-      const id = await sessions.start(account, now().getTime());
+    app.decorateReply('startOperatorSession', async function (account: OperatorMe, via = 'password') {
+      const accounts = app.operatorAccounts;
+      const mustEnrol = via === 'password' && accounts !== undefined && accounts.needsSecondFactor(account);
+      const id = await sessions.start({ ...account, ...(mustEnrol ? { mustEnrol } : {}) }, now().getTime());
       this.setCookie(OPERATOR_COOKIE, id, {
         ...cookieOptions,
         maxAge: Math.floor(options.absoluteMs / 1000),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import http from 'node:http';
 import type { Socket } from 'node:net';
@@ -7,6 +8,7 @@ import type { ApiError, ErrorCode } from '@funnel/contracts/errors';
 import type { StepName } from '@funnel/contracts/steps';
 import { isNotReplicated } from '@funnel/server-runtime/replica-wait';
 import { HttpError } from '../http-error.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
 
 /**
  * What a client's mistake reads like, by status: a fixed message, never the framework's, which echoes the URL,
@@ -34,26 +36,30 @@ const MESSAGE_BY_FASTIFY_CODE: Record<string, string> = {
   FST_ERR_BAD_URL: 'The request URL is not valid.',
 };
 
-/** The one error shape for a client error of `status`, whatever raised it. */
-export function clientErrorBody(status: number, fastifyCode?: string): ApiError {
+/** The one error shape for a client error of `status`, whatever raised it, for the request `requestId`. */
+export function clientErrorBody(requestId: string, status: number, fastifyCode?: string): ApiError {
   const [code, message] = CLIENT_ERRORS[status] ?? CLIENT_ERRORS[400]!;
-  return body(code, (fastifyCode && MESSAGE_BY_FASTIFY_CODE[fastifyCode]) ?? message);
+  return body(requestId, code, (fastifyCode && MESSAGE_BY_FASTIFY_CODE[fastifyCode]) ?? message);
 }
 
 function body(
+  requestId: string,
   code: ErrorCode,
   message: string,
-  fields?: Record<string, string>,
-  leadId?: string,
-  nextStep?: StepName,
+  extra: {
+    fields?: Record<string, string> | undefined;
+    leadId?: string | undefined;
+    nextStep?: StepName;
+  } = {},
 ): ApiError {
   return {
     error: {
       code,
       message,
-      ...(fields ? { fields } : {}),
-      ...(leadId ? { leadId } : {}),
-      ...(nextStep ? { nextStep } : {}),
+      ...(extra.fields ? { fields: extra.fields } : {}),
+      ...(extra.leadId ? { leadId: extra.leadId } : {}),
+      ...(extra.nextStep ? { nextStep: extra.nextStep } : {}),
+      requestId,
     },
   };
 }
@@ -100,9 +106,13 @@ export default fp(
     });
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof HttpError) {
-        return reply
-          .code(error.statusCode)
-          .send(body(error.code, error.message, error.fields, error.leadId, error.nextStep));
+        return reply.code(error.statusCode).send(
+          body(request.id, error.code, error.message, {
+            fields: error.fields,
+            leadId: error.leadId,
+            ...(error.nextStep ? { nextStep: error.nextStep } : {}),
+          }),
+        );
       }
       if (hasZodFastifySchemaValidationErrors(error)) {
         const fields: Record<string, string> = {};
@@ -112,13 +122,15 @@ export default fp(
         }
         return reply
           .code(400)
-          .send(body('VALIDATION_FAILED', Object.values(fields)[0] ?? 'Invalid request.', fields));
+          .send(
+            body(request.id, 'VALIDATION_FAILED', Object.values(fields)[0] ?? 'Invalid request.', { fields }),
+          );
       }
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) {
         // A client's malformed request: worth a debug line, never an error with a stack.
         request.log.debug({ code: error.code, statusCode: status }, 'client error');
-        return reply.code(status).send(clientErrorBody(status, error.code));
+        return reply.code(status).send(clientErrorBody(request.id, status, error.code));
       }
       const leadId = leadIdOf(error, request);
       if (isStoreUnavailable(error)) {
@@ -128,15 +140,21 @@ export default fp(
           .code(503)
           .header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S))
           .send(
-            body('UNAVAILABLE', 'The service is briefly unavailable. Please try again in a few seconds.'),
+            body(
+              request.id,
+              'UNAVAILABLE',
+              'The service is briefly unavailable. Please try again in a few seconds.',
+            ),
           );
       }
       request.log.error({ err: error, ...(leadId ? { leadId } : {}) }, 'request failed');
-      return reply.code(500).send(body('INTERNAL', 'Something went wrong on our side. Please try again.'));
+      return reply
+        .code(500)
+        .send(body(request.id, 'INTERNAL', 'Something went wrong on our side. Please try again.'));
     });
 
     app.setNotFoundHandler((request, reply) => {
-      reply.code(404).send(clientErrorBody(404));
+      reply.code(404).send(clientErrorBody(request.id, 404));
     });
   },
   { name: 'error-handler' },
@@ -153,12 +171,15 @@ export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors'
 ) => {
   const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : (error.statusCode ?? 400);
   request.log.debug({ code: error.code, statusCode: status }, 'client error');
-  void reply.code(status).send(clientErrorBody(status, error.code));
+  // Router errors come before the onRequest hooks that set it on every other answer.
+  reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
+  void reply.code(status).send(clientErrorBody(request.id, status, error.code));
 };
 
 /**
  * Errors Node's HTTP parser raises before Fastify sees a request (a header block over the limit, a stray byte
  * after a body, bytes that are not HTTP): answered in the one error shape, logged at debug, and the socket closed.
+ * There is no request to take an id from: the answer gets a new one, on its log line too.
  */
 export function clientErrorHandler(
   this: { log: FastifyRequest['log'] },
@@ -168,12 +189,14 @@ export function clientErrorHandler(
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const status =
     error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  this.log.debug({ code: error.code, statusCode: status }, 'client error');
+  const requestId = randomUUID();
+  this.log.debug({ reqId: requestId, code: error.code, statusCode: status }, 'client error');
   if (socket.writable) {
-    const payload = JSON.stringify(clientErrorBody(status));
+    const payload = JSON.stringify(clientErrorBody(requestId, status));
     socket.write(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n` +
+        `X-Request-Id: ${requestId}\r\n` +
         `Cache-Control: no-store\r\nConnection: close\r\n\r\n${payload}`,
     );
   }

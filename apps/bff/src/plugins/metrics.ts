@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { PromMetrics } from '@funnel/server-runtime/prom-metrics';
 import { collectDefaultMetrics } from 'prom-client';
+import { failureReporter, type ReportFailure } from '../handled-failure.js';
 
 /** The route label of every step save (`PUT /api/v1/lead/steps/<step>`), one series for all 25 steps. */
 const STEP_ROUTE = '/api/v1/lead/steps/:step';
@@ -8,6 +9,8 @@ const STEP_ROUTE = '/api/v1/lead/steps/:step';
 declare module 'fastify' {
   interface FastifyInstance {
     metrics: BffMetrics;
+    /** Logs and counts a failure the BFF answers around ({@link failureReporter}). */
+    reportFailure: ReportFailure;
   }
 }
 
@@ -46,10 +49,16 @@ export class BffMetrics extends PromMetrics {
     ['outcome'],
   );
   readonly redisUp = this.gauge('funnel_redis_up', '1 while the Redis connection is ready');
+  readonly handledFailures = this.counter(
+    'funnel_handled_failures_total',
+    'Failures answered around (a fallback or a refusal) instead of failing the request, by operation',
+    ['operation'],
+  );
 
-  constructor(openSse: () => number) {
+  constructor(openSse: () => number, version: string) {
     super();
     collectDefaultMetrics({ register: this.registry });
+    this.buildInfo(version);
     this.gauge('funnel_sse_connections', 'Open outcome event streams (SSE) on this instance', {
       collect() {
         this.set(openSse());
@@ -62,10 +71,11 @@ export class BffMetrics extends PromMetrics {
  * HTTP metrics by route pattern (never the raw URL: lead ids would explode the label set) and the funnel's
  * counters, read off the responses, so no route has to know about metrics. Served on GET /metrics.
  */
-export default fp<{ openSse: () => number }>(
-  async (app, { openSse }) => {
-    const metrics = new BffMetrics(openSse);
+export default fp<{ openSse: () => number; version: string }>(
+  async (app, { openSse, version }) => {
+    const metrics = new BffMetrics(openSse, version);
     app.decorate('metrics', metrics);
+    app.decorate('reportFailure', failureReporter(app.log, metrics));
 
     app.addHook('onResponse', async (request, reply) => {
       // The 25 step-save operations share one label, as they share one dashboard line.

@@ -1,15 +1,16 @@
 // What the zod contracts cannot say in the generated OpenAPI document, added once it is built: field descriptions,
 // operation ids and security, examples, response headers, the event stream's media type and events, the outcome
-// webhook, a 4xx on every operation, and components named the way a generated client should name its types.
+// webhook, a 4xx on every operation, and components named the way a generated client should name its types. The
+// request examples are added as the document is served (`addRequestExamples`): some hold dates.
 import { FIELD_DESCRIPTIONS } from '@funnel/contracts/field-docs';
 import { toClientFields } from '@funnel/contracts/fields';
 import { OUTCOME_EVENT } from '@funnel/contracts/lead-outcome';
-import { PARTNER_LEAD_REQUEST_EXAMPLE } from '@funnel/contracts/partner-api';
-import { SAMPLE_LEAD } from '@funnel/contracts/sample-lead';
+import { partnerLeadRequestExample } from '@funnel/contracts/partner-api';
+import { sampleLeadOn } from '@funnel/contracts/sample-lead';
 import { STEP_NAMES, getStep, type StepName } from '@funnel/contracts/steps';
 
 /** The version of the API contract: bump it with every change to the document (CHANGELOG.md). */
-export const API_VERSION = '2.1.0';
+export const API_VERSION = '2.2.0';
 
 type Json = Record<string, unknown>;
 type Operation = Json & { responses?: Record<string, Json>; requestBody?: Json; operationId?: string };
@@ -37,6 +38,13 @@ const HEADERS = {
   'X-RateLimit-Remaining': integerHeader('Requests left in the current window.'),
   'X-RateLimit-Reset': integerHeader('Seconds until the window resets.'),
   'Retry-After': integerHeader('Seconds to wait before retrying.'),
+  'X-Request-Id': {
+    description:
+      "The request's id: the `X-Request-Id` it was sent with when that is 1 to 128 letters, digits or `-_.:`, " +
+      'a new one otherwise. Every error body repeats it (`error.requestId`) and every log line of the request ' +
+      'carries it: quote it when reporting a problem.',
+    schema: { type: 'string', maxLength: 128 },
+  },
 };
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
@@ -48,7 +56,6 @@ export function completeDocument(doc: OpenApiDocument): OpenApiDocument {
   );
   for (const { path, method, operation } of operations) {
     completeOperation(path, method, operation);
-    addExamples(operation);
     addResponseHeaders(operation);
     ensureClientError(operation);
   }
@@ -83,15 +90,12 @@ function operationIdOf(method: string, path: string): string {
   return method + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
 }
 
-/** The sample lead in client names, the source of every step operation's example. */
-const SAMPLE_ANSWERS = toClientFields(SAMPLE_LEAD) as Record<string, unknown>;
-
-/** The sample lead's answer to `name`, as a client sends it: the example of the step's operation. */
-function stepExample(name: StepName): Record<string, unknown> {
+/** The sample lead's answer to `name` as a client sends it (`answers` in client names): the step's example. */
+function stepExample(name: StepName, answers: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
     Object.keys(getStep(name).schema.shape)
-      .filter((field) => SAMPLE_ANSWERS[field] !== undefined)
-      .map((field) => [field, SAMPLE_ANSWERS[field]]),
+      .filter((field) => answers[field] !== undefined)
+      .map((field) => [field, answers[field]]),
   );
 }
 
@@ -113,28 +117,51 @@ const BUYER_EXAMPLES: Record<string, { summary: string; value: Json }> = {
   },
 };
 
-/** Examples on the media type, where zod cannot put them (an input schema drops `examples`). */
-function addExamples(operation: Operation): void {
-  const media = (operation.requestBody?.content as Record<string, Json> | undefined)?.['application/json'];
-  if (!media) return;
-  const step = STEP_OPERATIONS.get(operation.operationId ?? '');
-  if (step) media.examples = { sample: { summary: 'The sample lead', value: stepExample(step) } };
-  if (operation.operationId === 'postPartnerLeads') {
-    media.examples = { sampleLead: { summary: 'A complete lead', value: PARTNER_LEAD_REQUEST_EXAMPLE } };
+/**
+ * Puts the request examples on the media types (an input schema drops zod's `examples`), built for `todayIso`
+ * ('YYYY-MM-DD', business time zone): a pay date or a consent time is valid for a few weeks only, so an example
+ * frozen when the document was written is refused once the calendar passes it (issue 40). Applied to each
+ * served copy of the document.
+ */
+export function addRequestExamples(doc: OpenApiDocument, todayIso: string): OpenApiDocument {
+  const answers = toClientFields(sampleLeadOn(todayIso)) as Record<string, unknown>;
+  for (const methods of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(methods)) {
+      const media = (operation.requestBody?.content as Record<string, Json> | undefined)?.[
+        'application/json'
+      ];
+      const id = operation.operationId ?? '';
+      const step = STEP_OPERATIONS.get(id);
+      if (!media) continue;
+      if (step)
+        media.examples = { sample: { summary: 'The sample lead', value: stepExample(step, answers) } };
+      if (id === 'postPartnerLeads') {
+        media.examples = {
+          sampleLead: { summary: 'A complete lead', value: partnerLeadRequestExample(todayIso) },
+        };
+      }
+      const buyerExample = BUYER_EXAMPLES[id];
+      if (buyerExample) media.examples = { sample: buyerExample };
+    }
   }
-  const buyerExample = BUYER_EXAMPLES[operation.operationId ?? ''];
-  if (buyerExample) media.examples = { sample: buyerExample };
+  return doc;
 }
 
 /** Operations whose repeat with the same `Idempotency-Key` answers what the first created. */
 const REPLAYABLE = new Set(['postPartnerLeads', 'postBuyerReturns', 'postBuyerConversions']);
 
-/** Rate-limit headers where a 429 can come, `Retry-After` on 429 and 503, `Idempotent-Replayed` on a replay. */
+/**
+ * `X-Request-Id` on every answer, rate-limit headers where a 429 can come, `Retry-After` on 429 and 503,
+ * `Idempotent-Replayed` on a replay.
+ */
 function addResponseHeaders(operation: Operation): void {
   const responses = operation.responses ?? {};
   const limited = '429' in responses;
   for (const [status, response] of Object.entries(responses)) {
-    const headers: Record<string, unknown> = { ...(response.headers as Json | undefined) };
+    const headers: Record<string, unknown> = {
+      ...(response.headers as Json | undefined),
+      'X-Request-Id': headerRef('X-Request-Id'),
+    };
     if (limited && (status.startsWith('2') || status === '429')) {
       for (const name of RATE_LIMIT_HEADERS) headers[name] = headerRef(name);
     }
@@ -142,7 +169,7 @@ function addResponseHeaders(operation: Operation): void {
     if (REPLAYABLE.has(operation.operationId ?? '') && (status === '202' || status === '200')) {
       headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
     }
-    if (Object.keys(headers).length > 0) response.headers = headers;
+    response.headers = headers;
   }
 }
 

@@ -3,12 +3,22 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { SESSION_COOKIE } from './lead-session.js';
-import { API_VERSION, completeDocument, type OpenApiDocument } from './openapi-document.js';
+import {
+  API_VERSION,
+  addRequestExamples,
+  completeDocument,
+  type OpenApiDocument,
+} from './openapi-document.js';
 import { OPERATOR_COOKIE } from './admin-auth.js';
 
+export interface OpenApiOptions {
+  /** Today in the business time zone ('YYYY-MM-DD'): the day the served request examples are valid on. */
+  today: () => string;
+}
+
 /** OpenAPI 3.1 generated from the zod contracts, served at /api/docs (UI) and /api/docs/json. */
-export default fp(
-  async (app) => {
+export default fp<OpenApiOptions>(
+  async (app, options) => {
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
@@ -18,7 +28,8 @@ export default fp(
           description:
             'The REST API behind the borrower funnel. The visitor is identified by a signed HttpOnly cookie set ' +
             'by POST /api/v1/lead; every other lead call acts on that lead only. Errors share one shape: ' +
-            '`{ error: { code, message, fields? } }` where `fields` maps a field name to the message a person reads.',
+            '`{ error: { code, message, fields?, requestId } }` where `fields` maps a field name to the message a ' +
+            'person reads and `requestId` repeats the `X-Request-Id` header every answer carries.',
         },
         servers: [{ url: '/', description: 'This BFF (the API is served under /api/v1)' }],
         tags: [
@@ -92,7 +103,12 @@ export default fp(
         return completeDocument(jsonSchemaTransformObject(documentObject) as OpenApiDocument);
       },
     });
-    await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+    await app.register(swaggerUi, {
+      routePrefix: '/api/docs',
+      staticCSP: true,
+      // The built document is cached; each served copy gets the request examples of the day it is read.
+      transformSpecification: (document) => addRequestExamples(document as OpenApiDocument, options.today()),
+    });
   },
   { name: 'openapi' },
 );

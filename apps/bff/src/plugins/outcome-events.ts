@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { OutcomeMessageSchema } from '@funnel/contracts/jobs';
 import { isFinalOutcome, type LeadOutcome } from '@funnel/contracts/lead-outcome';
+import { SpanKind, inSpan, type Span } from '@funnel/server-runtime/tracing';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,17 +40,26 @@ export default fp(
     subscriber.on('message', (_channel, message) => {
       const parsed = OutcomeMessageSchema.safeParse(JSON.parse(message));
       if (!parsed.success) return;
-      const forLead = listeners.get(parsed.data.leadId);
+      const { leadId, traceparent } = parsed.data;
+      const forLead = listeners.get(leadId);
       if (!forLead) return;
       // One read per change and process, however many tabs watch the lead.
-      app.leadStore.getOutcome(parsed.data.leadId).then(
-        (outcome) => {
-          if (!outcome) return;
-          if (isFinalOutcome(outcome.outcome)) app.metrics.decided.inc({ outcome: outcome.outcome });
-          for (const listener of forLead) listener(outcome);
-        },
-        (err: unknown) => app.log.warn({ err }, 'could not read a published outcome'),
-      );
+      const push = async (span?: Span) => {
+        const outcome = await app.leadStore.getOutcome(leadId);
+        if (!outcome) return;
+        span?.setAttributes({ 'funnel.outcome': outcome.outcome, 'funnel.listeners': forLead.size });
+        if (isFinalOutcome(outcome.outcome)) app.metrics.decided.inc({ outcome: outcome.outcome });
+        for (const listener of forLead) listener(outcome);
+      };
+      // A span of the lead's trace when the worker that decided sent its trace along; never a trace of its own.
+      const pushed = traceparent
+        ? inSpan(
+            'outcome push',
+            { kind: SpanKind.CONSUMER, traceparent, attributes: { 'funnel.lead.id': leadId } },
+            push,
+          )
+        : push();
+      pushed.catch((err: unknown) => app.log.warn({ err }, 'could not read a published outcome'));
     });
 
     app.decorate('outcomeEvents', {

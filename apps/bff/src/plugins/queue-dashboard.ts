@@ -41,7 +41,13 @@ export default fp<{ token: string | undefined; keyPrefix: string; writable: bool
         return reply
           .code(401)
           .header('www-authenticate', 'Basic realm="operator", charset="UTF-8"')
-          .send({ error: { code: 'UNAUTHORIZED', message: 'A valid operator token is required.' } });
+          .send({
+            error: {
+              code: 'UNAUTHORIZED',
+              message: 'A valid operator token is required.',
+              requestId: request.id,
+            },
+          });
       });
       await scoped.register(serverAdapter.registerPlugin(), { prefix: BASE_PATH });
     });

@@ -16,7 +16,7 @@ declare module 'fastify' {
  * Redis is gone (503 with Retry-After, see the error handler) rather than queue behind reconnection attempts:
  * the `requests` purpose of `createRedis` (no offline queue, one retry, a command timeout). Auto-pipelined: the
  * commands that concurrent requests issue in the same tick go out in one socket write, where each used to cost
- * its own (a write per command was the largest single cost of a step save under load, bench/RESULTS.md). Its
+ * its own (a write per command was the largest single cost of a step save under load, bench/HISTORY.md). Its
  * duplicates (the outcome subscriber, the rate limiter) keep its connection options: Sentinel, TLS, ACL user.
  */
 export default fp<{

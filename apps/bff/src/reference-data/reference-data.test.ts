@@ -42,8 +42,8 @@ describe('loadReferenceData', () => {
         suggestions: { first_name: 10_003, last_name: 20_007 },
       },
     });
-    const { ms } = logger.lines[0]?.details as { ms: number };
-    expect(ms).toBeLessThan(5_000);
+    // The load time is logged for operators; how long it takes is a benchmark's question (docs/adr/0028).
+    expect(logger.lines[0]?.details).toHaveProperty('ms', expect.any(Number));
   });
 
   it('refuses to load without its datasets when they are required (production)', async () => {

@@ -63,7 +63,7 @@ export async function loadReferenceData(
   ];
   if (missing.length > 0 && options.required) {
     throw new Error(
-      `reference data missing in REFERENCE_DATA_DIR (${dir ?? 'unset'}): ${missing.join(', ')} (README, "Reference data")`,
+      `reference data missing in REFERENCE_DATA_DIR (${dir ?? 'unset'}): ${missing.join(', ')} (docs/configuration.md, "Reference data")`,
     );
   }
   if (missing.length > 0) {

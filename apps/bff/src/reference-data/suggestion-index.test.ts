@@ -1,5 +1,3 @@
-import { performance } from 'node:perf_hooks';
-
 import { describe, expect, it } from 'vitest';
 
 import { buildSuggestionIndex, foldForSearch } from './suggestion-index.js';
@@ -70,27 +68,19 @@ describe('buildSuggestionIndex', () => {
     expect(odd.size).toBe(1);
   });
 
-  it('answers a one-letter prefix over 56,000 entries in well under a millisecond', () => {
+  // How fast it answers is a benchmark's question, not a test's (docs/adr/0028): here, that the fast path for
+  // short prefixes agrees with a plain sort of the matching entries, for every letter.
+  it('answers every one-letter prefix over 56,000 entries as a plain sort of the matching entries would', () => {
     const entries = syntheticEntries(56_000);
     const large = buildSuggestionIndex(entries);
-    const letters = 'abcdefghijklmnopqrstuvwxyz';
-    for (const letter of letters) large.suggest(letter);
-
-    const rounds = 20;
-    const started = performance.now();
-    for (let round = 0; round < rounds; round += 1) {
-      for (const letter of letters) large.suggest(letter);
+    for (const letter of 'abcdefghijklmnopqrstuvwxyz') {
+      const expected = entries
+        .filter((entry) => entry.text.toLowerCase().startsWith(letter))
+        .sort((a, b) => b.weight - a.weight || (a.text < b.text ? -1 : 1))
+        .slice(0, 10)
+        .map((entry) => entry.text);
+      expect(large.suggest(letter), letter).toEqual(expected);
     }
-    const perQueryMs = (performance.now() - started) / (rounds * letters.length);
-    expect(perQueryMs).toBeLessThan(0.5);
-
-    // The fast path must agree with a plain sort of the matching entries.
-    const expected = entries
-      .filter((entry) => entry.text.toLowerCase().startsWith('s'))
-      .sort((a, b) => b.weight - a.weight || (a.text < b.text ? -1 : 1))
-      .slice(0, 10)
-      .map((entry) => entry.text);
-    expect(large.suggest('s')).toEqual(expected);
   });
 
   it('puts the entry the prefix spells first, then drops plurals and singulars of an entry shown', () => {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
@@ -37,6 +38,9 @@ const DECISION_RESPONSES = {
   503: ApiErrorSchema,
 };
 const returnParams = z.object({ returnId: z.string().max(100) });
+
+/** Who decided, as the audit log names them: the lead's journey shows it beside the decision. */
+const actorOf = (request: FastifyRequest) => request.operator?.actor ?? 'unknown';
 
 /**
  * The operator's side of buyers' returns (ADR 0020, ADR 0021): the returns by status with each buyer's window
@@ -92,7 +96,7 @@ const adminReturnRoutes: FastifyPluginAsyncZod<AdminReturnRoutesOptions> = async
     ),
     async (request) => {
       const result = await readSystemOfRecord(options.db, 'Returns', request.log, (db) =>
-        decideReturn(db, request.params.returnId, request.body.decision, options.now()),
+        decideReturn(db, request.params.returnId, request.body.decision, options.now(), actorOf(request)),
       );
       if (!result) throw new HttpError(404, 'NOT_FOUND', 'No return has this id.');
       if (!result.decided) {
@@ -139,6 +143,7 @@ const adminReturnRoutes: FastifyPluginAsyncZod<AdminReturnRoutesOptions> = async
           policyOf: (buyer) => returnPolicyOf(buyers?.buyers.find((b) => b.id === buyer)),
           timeZone: buyers?.timeZone ?? options.timeZone,
           now: options.now(),
+          operator: actorOf(request),
         });
       });
       if (!result) throw new HttpError(404, 'NOT_FOUND', 'No return has this id.');

@@ -14,7 +14,7 @@ import { listBuyerVersions } from '@funnel/db/buyer-config';
 import { buyerAttemptHealth } from '@funnel/db/buyer-health';
 import type { Database } from '@funnel/db/database';
 import { readBuyerBreakers } from '@funnel/server-runtime/buyer-breaker';
-import { appliedBuyerVersions } from '@funnel/server-runtime/buyer-config-signal';
+import { buyerWorkers } from '@funnel/server-runtime/buyer-config-signal';
 import { buyerCapKeys, dayIn } from '@funnel/server-runtime/buyer-caps';
 import { BUYER_ERRORS, buyersDatabase, changerOf, configView } from '../buyer-config/buyer-admin-http.js';
 import type { LiveBuyers } from '../buyer-config/live-buyers.js';
@@ -93,9 +93,11 @@ const buyerConfigAdminRoutes: FastifyPluginAsyncZod<BuyerConfigAdminRoutesOption
       summary: 'Replace the buyers document with a buyers file',
       description:
         'The body is a buyers file (BUYERS_FILE’s format); without a body, the file BUYERS_FILE names is read ' +
-        'again from the BFF’s disk. A buyer without `apiKey` keeps the credential it has; paused buyers still ' +
-        'listed stay paused. 400 with field messages (`buyers.0.baseUrl`) when it does not validate: nothing ' +
-        'changes.',
+        'again from the BFF’s disk. A buyer without `apiKey` keeps the credential it has while its `baseUrl` ' +
+        'stays on the same origin (moved, it needs its key); paused buyers still listed stay paused. A manager ' +
+        'may not add a buyer or change an address or a credential (403). 400 with field messages ' +
+        '(`buyers.0.baseUrl`) when it does not validate, or names a loopback, link-local or private address ' +
+        'outside BUYER_PRIVATE_RANGES: nothing changes.',
       body: BuyerChangeSchema.nullish(),
       response: { 200: BuyersConfigViewSchema, ...BUYER_ERRORS },
     }),
@@ -104,19 +106,12 @@ const buyerConfigAdminRoutes: FastifyPluginAsyncZod<BuyerConfigAdminRoutesOption
       const fromDisk = !request.body || Object.keys(request.body).length === 0;
       const body = fromDisk ? readBuyersFileAgain(options.filePath) : request.body!;
       const saved = await options.live.change(db, changerOf(request), (current) => {
-        const keys = new Map(current?.file.buyers.map((buyer) => [buyer.id, buyer.apiKey]));
-        const buyers = Array.isArray(body.buyers) ? (body.buyers as unknown[]) : undefined;
-        const kept = buyers?.map((buyer) => {
-          if (typeof buyer !== 'object' || buyer === null) return buyer;
-          const { id, apiKey } = buyer as { id?: unknown; apiKey?: unknown };
-          const old = typeof id === 'string' ? keys.get(id) : undefined;
-          return apiKey === undefined && old !== undefined ? { ...buyer, apiKey: old } : buyer;
-        });
+        const count = Array.isArray(body.buyers) ? body.buyers.length : 0;
         return {
-          document: { ...body, ...(kept ? { buyers: kept } : {}) },
+          document: body,
           paused: current?.paused ?? [],
           action: 'import',
-          summary: `imported ${kept?.length ?? 0} buyers${fromDisk ? ' from BUYERS_FILE' : ''}`,
+          summary: `imported ${count} buyers${fromDisk ? ' from BUYERS_FILE' : ''}`,
         };
       });
       return configView(saved);
@@ -130,7 +125,8 @@ const buyerConfigAdminRoutes: FastifyPluginAsyncZod<BuyerConfigAdminRoutesOption
       description:
         'Attempts that reached the buyer, accept rate, p95 latency, timeouts and errors (the system of record), ' +
         'cap use in the current hour and day (the workers’ counters), the circuit breaker the workers share, ' +
-        'and the version each worker runs.',
+        'and the version each worker runs with its last heartbeat; a worker that missed 5 checks of the ' +
+        'buyers document is `gone` (listed for a day).',
       response: { 200: BuyerHealthListSchema, ...BUYER_ERRORS },
     }),
     async (request) => {
@@ -155,6 +151,7 @@ const buyerConfigAdminRoutes: FastifyPluginAsyncZod<BuyerConfigAdminRoutesOption
           return {
             buyer: buyer.id,
             paused: config.paused.includes(buyer.id),
+            needsKey: config.keysNeeded.includes(buyer.id),
             attempts: seen?.attempts ?? 0,
             sold: seen?.sold ?? 0,
             acceptRate: seen && seen.attempts > 0 ? seen.sold / seen.attempts : null,
@@ -176,13 +173,13 @@ const buyerConfigAdminRoutes: FastifyPluginAsyncZod<BuyerConfigAdminRoutesOption
           };
         }),
       );
-      const workers = [...(await appliedBuyerVersions(app.redis, options.keyPrefix))].map(
-        ([worker, applied]) => ({
-          worker,
-          version: applied.version,
-          at: new Date(applied.at).toISOString(),
-        }),
-      );
+      const workers = (await buyerWorkers(app.redis, options.keyPrefix, now)).map((w) => ({
+        worker: w.worker,
+        version: w.version,
+        at: new Date(w.appliedAt).toISOString(),
+        lastSeenAt: new Date(w.seenAt).toISOString(),
+        gone: w.gone,
+      }));
       return { windowMinutes: HEALTH_WINDOW_MINUTES, version: config.version, workers, buyers };
     },
   );

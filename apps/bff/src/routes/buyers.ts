@@ -76,7 +76,7 @@ const buyerRoutes: FastifyPluginAsyncZod<BuyerRoutesOptions> = async (app, optio
     }),
     async (request) => {
       const config = await options.live.current(database());
-      const views = buyerViews(config.file, config.paused);
+      const views = buyerViews(config.file, config.paused, config.keysNeeded);
       return views[indexOf(config, request.params.buyerId)]!;
     },
   );
@@ -86,8 +86,10 @@ const buyerRoutes: FastifyPluginAsyncZod<BuyerRoutesOptions> = async (app, optio
     operatorRoute('manager', 'buyers.create', {
       summary: 'Add a buyer',
       description:
-        'The body is a buyer of the buyers file (its schema, with its defaults). 400 with field messages when ' +
-        'the document would not validate (a duplicate id among them): nothing changes.',
+        'The body is a buyer of the buyers file (its schema, with its defaults). Admin only (403 for a manager): ' +
+        'a buyer’s address is where leads go. 400 with field messages when the document would not validate (a ' +
+        'duplicate id among them) or `baseUrl` is a loopback, link-local or private address outside ' +
+        'BUYER_PRIVATE_RANGES: nothing changes.',
       body: BuyerChangeSchema,
       response: { 201: BuyersConfigViewSchema, ...BUYER_ERRORS },
     }),
@@ -111,7 +113,11 @@ const buyerRoutes: FastifyPluginAsyncZod<BuyerRoutesOptions> = async (app, optio
       summary: 'Replace a buyer’s settings',
       description:
         'The body is the buyer of the buyers file; its id is the path’s. Without `apiKey`, the buyer keeps the ' +
-        'credential it has (write-only). 400 with field messages when it would not validate: nothing changes.',
+        'credential it has (write-only) while `baseUrl` stays on the same origin; moved to another origin, the ' +
+        'credential is dropped and the buyer is held (`needsKey`) until one is entered. Only an admin changes ' +
+        '`baseUrl` or `apiKey` (403 otherwise); a loopback, link-local or private address outside ' +
+        'BUYER_PRIVATE_RANGES is refused (400 on `baseUrl`). 400 with field messages when it would not ' +
+        'validate: nothing changes.',
       params: BuyerParamsSchema,
       body: BuyerChangeSchema,
       response: { 200: BuyersConfigViewSchema, ...BUYER_ERRORS },
@@ -123,11 +129,7 @@ const buyerRoutes: FastifyPluginAsyncZod<BuyerRoutesOptions> = async (app, optio
       const saved = await options.live.change(db, changerOf(request), (current) => {
         const index = indexOf(current, buyerId);
         const old = current!.file.buyers[index]!;
-        const edited = {
-          ...request.body,
-          id: buyerId,
-          ...(request.body.apiKey === undefined && old.apiKey !== undefined ? { apiKey: old.apiKey } : {}),
-        };
+        const edited = { ...request.body, id: buyerId };
         const changed = changedSettings(old, edited);
         return {
           document: {
@@ -182,13 +184,20 @@ const buyerRoutes: FastifyPluginAsyncZod<BuyerRoutesOptions> = async (app, optio
       description:
         'A worker posts the sample lead (a fictitious person) through the buyer’s adapter, at its first floor and ' +
         'within its attempt time, paused or not; no cap place is taken and nothing is recorded as an attempt. ' +
-        '504 when no worker answered in time.',
+        '409 while the buyer needs its key (`needsKey`); 504 when no worker took it in time; 502 when a worker took it and failed (the cause is in the BFF log).',
       params: BuyerParamsSchema,
-      response: { 200: BuyerTestResultSchema, 504: ApiErrorSchema, ...BUYER_ERRORS },
+      response: { 200: BuyerTestResultSchema, 502: ApiErrorSchema, 504: ApiErrorSchema, ...BUYER_ERRORS },
     }),
     async (request) => {
       const config = await options.live.current(database());
       const buyer = config.file.buyers[indexOf(config, request.params.buyerId)]!;
+      if (config.keysNeeded.includes(buyer.id)) {
+        throw new HttpError(
+          409,
+          'CONFLICT',
+          `${buyer.id} needs its key: its address moved to another origin, so an admin enters its credential first.`,
+        );
+      }
       const result = await options.tests.send(buyer.id, buyer.timeouts.attemptMs + TEST_QUEUE_MS);
       if (!result)
         throw new HttpError(504, 'UNAVAILABLE', 'No worker answered in time: is a worker running?');

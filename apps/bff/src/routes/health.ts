@@ -5,8 +5,11 @@ import { acceptsWrites, type ReplicaWaitConfig } from '@funnel/server-runtime/re
  * Liveness (the process answers) and readiness for orchestrators and load balancers: Redis answers, and takes
  * this instance's writes (not while they are refused for want of replicas, docs/adr/0018).
  */
-const healthRoutes: FastifyPluginAsync<{ replicaWait: ReplicaWaitConfig }> = async (app, { replicaWait }) => {
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+const healthRoutes: FastifyPluginAsync<{ replicaWait: ReplicaWaitConfig; version: string }> = async (
+  app,
+  { replicaWait, version },
+) => {
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', version }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     try {
       await app.redis.ping();

@@ -15,6 +15,7 @@ import {
 } from '@funnel/contracts/lead-reveal';
 import { CLIENT_TO_SERVER } from '@funnel/contracts/fields';
 import { leadJourney, searchLeads } from '@funnel/db/lead-journey';
+import { searchAuditDetails } from '../admin/search-audit-details.js';
 import { operatorRoute } from '../admin/operator-route.js';
 import { HttpError } from '../http-error.js';
 import { maskSensitive } from '../lead/mask.js';
@@ -38,23 +39,14 @@ const leadJourneyRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app
           '`partner` with `idempotencyKey` finds a partner lead by the key it was posted with; `buyer` the ' +
           'leads offered to that buyer; `outcome: pending` the leads without a final outcome. `email` and ' +
           '`phone` are matched through their keyed hashes (the index a deletion request uses), never by ' +
-          'reading answers; they travel in this body so that they never reach a URL or a log.',
+          'reading answers; they travel in this body so that they never reach a URL or a log. The audit entry ' +
+          'names the filters given, and the email and phone only by those keyed hashes (`emailHash`, ' +
+          '`phoneHash`), which `POST /admin/audit/search` finds again.',
         body: LeadSearchQuerySchema,
         response: { 200: LeadSearchResultSchema, ...errors },
       },
-      // What was searched by, never the email or phone searched for.
-      [
-        'leadId',
-        'partner',
-        'idempotencyKey',
-        'clickId',
-        'affiliate',
-        'source',
-        'from',
-        'to',
-        'outcome',
-        'buyer',
-      ],
+      // Which filters were given; the email or phone searched for only as its keyed hash.
+      searchAuditDetails((contact) => app.contactIndex.hashes(contact)),
     ),
     async (request) => {
       const { email, phone, ...filters } = request.body;
@@ -74,7 +66,9 @@ const leadJourneyRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app
         'each step saved (the step and time; never the answer), the consent evidence (the text version and ' +
         'hash, the button, the page; who consented stays sealed), the submission, each buyer attempt with ' +
         'its price, latency, answer and mapped field errors, the outcome and the host the borrower was sent ' +
-        'to, and any privacy request that named it. A lead erased on a deletion request says so (`erased`).',
+        "to (a duplicate borrower's outcome names the lead they applied with first, `duplicateOf`), a " +
+        'return with the operator who decided it, and any privacy request that named it. `sale` says who ' +
+        'bought the lead and for how much. A lead erased on a deletion request says so (`erased`).',
       params: z.object({ leadId: z.string().min(16).max(64) }),
       response: { 200: LeadJourneySchema, 404: ApiErrorSchema, ...errors },
     }),

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { SubmitLeadRequestSchema } from '@funnel/contracts/consent';
 import { ApiErrorSchema } from '@funnel/contracts/errors';
 import { OUTCOME_EVENT, SubmitAcceptedSchema, type LeadOutcome } from '@funnel/contracts/lead-outcome';
+import { inSubmissionSpan } from '../lead/submission-span.js';
 import { EventStreams } from '../server-sent-events.js';
 
 export interface SubmissionRouteOptions {
@@ -28,14 +29,17 @@ const leadSubmissionRoutes: FastifyPluginAsyncZod<SubmissionRouteOptions> = asyn
         response: { 202: SubmitAcceptedSchema, 400: ApiErrorSchema, 404: ApiErrorSchema },
       },
     },
-    async (request, reply) => {
-      const accepted = await app.leads.submit(request.sessionLeadId(), request.body, {
-        ip: request.ip,
-        userAgent: request.headers['user-agent'],
-        origin: `${request.protocol}://${request.host}`,
-      });
-      return reply.code(202).send(accepted);
-    },
+    async (request, reply) =>
+      inSubmissionSpan(request, reply, async (span) => {
+        const leadId = request.sessionLeadId();
+        if (leadId) span.setAttribute('funnel.lead.id', leadId);
+        const accepted = await app.leads.submit(leadId, request.body, {
+          ip: request.ip,
+          userAgent: request.headers['user-agent'],
+          origin: `${request.protocol}://${request.host}`,
+        });
+        return reply.code(202).send(accepted);
+      }),
   );
 
   app.get(
@@ -72,7 +76,10 @@ const leadSubmissionRoutes: FastifyPluginAsyncZod<SubmissionRouteOptions> = asyn
       // Subscribe before reading again, so a change between the first read and now is not lost.
       const unsubscribe = app.outcomeEvents.subscribe(id, send);
       if (outcome) send(outcome);
-      const latest = await app.leadStore.getOutcome(id).catch(() => undefined);
+      const latest = await app.leadStore.getOutcome(id).catch((error: unknown) => {
+        app.reportFailure('outcome_reread', error);
+        return undefined;
+      });
       if (latest) send(latest);
       stream.hold(unsubscribe);
     },

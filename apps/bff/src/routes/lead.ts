@@ -116,7 +116,8 @@ const leadRoutes: FastifyPluginAsyncZod = async (app) => {
             '(after going Back) is fine, but a step ahead of the first unanswered one answers ' +
             '409 `STEP_OUT_OF_ORDER` with that step as `nextStep`; a submitted lead answers 409 `CONFLICT`.',
           tags: ['lead'],
-          // Named in the document (`LgnameStep`, …); its example is added there (plugins/openapi.ts).
+          // Named in the document (`LgnameStep`, …); its example is added as the document is served
+          // (plugins/openapi-document.ts).
           body: step.schema,
           response: { 200: StepSavedSchema, ...errors, 409: ApiErrorSchema },
         },

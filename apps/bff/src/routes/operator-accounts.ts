@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import * as z from 'zod';
@@ -5,16 +6,20 @@ import { ApiErrorSchema } from '@funnel/contracts/errors';
 import {
   AuditPageSchema,
   AuditQuerySchema,
+  AuditSearchSchema,
   CreatedOperatorAccountSchema,
   NewOperatorAccountSchema,
   OperatorAccountChangeSchema,
   OperatorAccountListSchema,
   OperatorAccountSchema,
   type AuditEntry,
+  type AuditPage,
+  type AuditQuery,
 } from '@funnel/contracts/operators';
 import type { Database } from '@funnel/db/database';
 import { listAccounts, summarizeAccount, updateAccount } from '@funnel/db/operator-accounts';
 import { readAudit } from '@funnel/db/operator-audit';
+import { searchAuditDetails } from '../admin/search-audit-details.js';
 import { csv, sendCsv } from '../admin/csv.js';
 import { operatorRoute } from '../admin/operator-route.js';
 import { HttpError } from '../http-error.js';
@@ -61,6 +66,12 @@ function auditCsv(entries: readonly AuditEntry[]): string {
   );
 }
 
+/** A page of entries, and where the next one starts when this one is full. */
+function auditPage(entries: AuditEntry[], limit: number): AuditPage {
+  const last = entries.at(-1);
+  return { entries, ...(entries.length === limit && last ? { nextBefore: last.auditId } : {}) };
+}
+
 /** The admin's pages of the console (ADR 0021): operator accounts, and the audit log, read-only. */
 const operatorAccountRoutes: FastifyPluginAsyncZod<OperatorAccountRoutesOptions> = async (app, options) => {
   const database = (): Kysely<Database> => {
@@ -68,6 +79,24 @@ const operatorAccountRoutes: FastifyPluginAsyncZod<OperatorAccountRoutesOptions>
       throw new HttpError(503, 'UNAVAILABLE', 'Operator accounts need a system of record: set DATABASE_URL.');
     return options.db;
   };
+
+  const auditEntries = async (
+    log: FastifyBaseLogger,
+    q: Omit<AuditQuery, 'format'> & { contactHashes?: string[] },
+  ): Promise<AuditEntry[]> =>
+    (await readSystemOfRecord(options.db, 'The audit log', log, (db) =>
+      readAudit(db, {
+        actor: q.actor,
+        action: q.action,
+        outcome: q.outcome,
+        leadId: q.leadId,
+        from: q.from ? new Date(`${q.from}T00:00:00Z`) : undefined,
+        to: q.to ? new Date(Date.parse(`${q.to}T00:00:00Z`) + DAY_MS) : undefined,
+        before: q.before,
+        limit: q.limit,
+        contactHashes: q.contactHashes,
+      }),
+    )) as AuditEntry[];
 
   app.get(
     '/admin/accounts',
@@ -212,23 +241,35 @@ const operatorAccountRoutes: FastifyPluginAsyncZod<OperatorAccountRoutesOptions>
     ),
     async (request, reply) => {
       const q = request.query;
-      const entries = (await readSystemOfRecord(options.db, 'The audit log', request.log, (db) =>
-        readAudit(db, {
-          actor: q.actor,
-          action: q.action,
-          outcome: q.outcome,
-          leadId: q.leadId,
-          from: q.from ? new Date(`${q.from}T00:00:00Z`) : undefined,
-          to: q.to ? new Date(Date.parse(`${q.to}T00:00:00Z`) + DAY_MS) : undefined,
-          before: q.before,
-          limit: q.limit,
-        }),
-      )) as AuditEntry[];
+      const entries = await auditEntries(request.log, q);
       if (q.format === 'csv') {
         return sendCsv(reply, `audit-${q.from ?? 'start'}-${q.to ?? 'now'}.csv`, auditCsv(entries));
       }
-      const last = entries.at(-1);
-      return { entries, ...(entries.length === q.limit && last ? { nextBefore: last.auditId } : {}) };
+      return auditPage(entries, q.limit);
+    },
+  );
+
+  app.post(
+    '/admin/audit/search',
+    operatorRoute(
+      'admin',
+      'audit.read',
+      {
+        summary: 'The audit log entries about a person: who looked them up',
+        description:
+          'The same filters as `GET /admin/audit`, and the email and/or phone of a person, in the body so they ' +
+          'never reach a URL or a log. Finds the entries recorded with their keyed hashes (a lead search by ' +
+          'that email or phone, an earlier search of the log for them), newest first. This search is audited ' +
+          'the same way: by the keyed hashes, never the contact.',
+        body: AuditSearchSchema,
+        response: { 200: AuditPageSchema, 400: ApiErrorSchema, 503: ApiErrorSchema },
+      },
+      searchAuditDetails((contact) => app.contactIndex.hashes(contact)),
+    ),
+    async (request) => {
+      const { email, phone, ...q } = request.body;
+      const hashes = app.contactIndex.hashes({ email, phone }).map(({ hash }) => hash);
+      return auditPage(await auditEntries(request.log, { ...q, contactHashes: hashes }), q.limit);
     },
   );
 };

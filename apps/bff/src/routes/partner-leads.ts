@@ -13,6 +13,7 @@ import { PartnerIdempotency } from '../partner-api/partner-idempotency.js';
 import { PartnerLeads } from '../partner-api/partner-leads.js';
 import type { PartnerIdentity } from '../partner-api/partner-keyring.js';
 import { HttpError } from '../http-error.js';
+import { inSubmissionSpan } from '../lead/submission-span.js';
 
 export interface PartnerLeadRouteOptions {
   keyPrefix: string;
@@ -44,6 +45,7 @@ const partnerLeadRoutes: FastifyPluginAsyncZod<PartnerLeadRouteOptions> = async 
     store: app.leadStore,
     idempotency: new PartnerIdempotency(app.redis, options.keyPrefix),
     webhookPartners: options.webhookPartners,
+    reportFailure: app.reportFailure,
   });
   const perPartnerLimit = app.rateLimit({
     keyGenerator: (request) => `partner-api:${partnerOf(request).partnerId}`,
@@ -65,11 +67,12 @@ const partnerLeadRoutes: FastifyPluginAsyncZod<PartnerLeadRouteOptions> = async 
           '24 hours answers the first lead (header `Idempotent-Replayed: true`) and creates nothing; the same ' +
           'key with a different body (compared as canonical JSON, keys sorted) answers 422 ' +
           '`IDEMPOTENCY_KEY_REUSED`; a repeat while the first is still running answers 409. With a ' +
-          '`webhookUrl`, the final outcome is POSTed there, signed: see the README, "Partner API".',
+          '`webhookUrl`, the final outcome is POSTed there, signed: see docs/api.md, "Partner API".',
         tags: ['partner-api'],
         security,
         headers: z.looseObject({ [IDEMPOTENCY_KEY_HEADER]: IdempotencyKeySchema.optional() }),
-        // Its example is the media type's (plugins/openapi.ts): zod leaves `examples` out of an input schema.
+        // Its example is the media type's, built for the day it is served (plugins/openapi-document.ts): zod leaves
+        // `examples` out of an input schema.
         body: options.allowHttpWebhook ? LocalPartnerLeadRequestSchema : PartnerLeadRequestSchema,
         response: {
           202: PartnerLeadAcceptedSchema.meta({
@@ -82,15 +85,17 @@ const partnerLeadRoutes: FastifyPluginAsyncZod<PartnerLeadRouteOptions> = async 
         },
       },
     },
-    async (request, reply) => {
-      const receipt = await partnerLeads.submit(
-        partnerOf(request),
-        request.body,
-        request.headers[IDEMPOTENCY_KEY_HEADER],
-      );
-      if (receipt.replayed) reply.header('idempotent-replayed', 'true');
-      return reply.code(202).send({ leadId: receipt.leadId, outcome: receipt.outcome });
-    },
+    async (request, reply) =>
+      inSubmissionSpan(request, reply, async (span) => {
+        const receipt = await partnerLeads.submit(
+          partnerOf(request),
+          request.body,
+          request.headers[IDEMPOTENCY_KEY_HEADER],
+        );
+        span.setAttribute('funnel.lead.id', receipt.leadId);
+        if (receipt.replayed) reply.header('idempotent-replayed', 'true');
+        return reply.code(202).send({ leadId: receipt.leadId, outcome: receipt.outcome });
+      }),
   );
 
   app.get(

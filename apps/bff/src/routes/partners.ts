@@ -20,8 +20,7 @@ const partnerRoutes: FastifyPluginAsyncZod<PartnerRouteOptions> = async (app, op
     source: options.sourceUrl ? { url: options.sourceUrl, timeoutMs: SOURCE_TIMEOUT_MS } : undefined,
     cacheTtlMs: CACHE_TTL_MS,
     failureTtlMs: FAILURE_TTL_MS,
-    onSourceError: (error) =>
-      app.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'partner source failed'),
+    reportFailure: app.reportFailure,
   });
 
   app.get(

@@ -13,13 +13,15 @@ import {
   type RevenueFigures,
   type FunnelReport,
   type ReportQuery,
+  type ReportsDashboard,
+  ReportsDashboardSchema,
   type SalesReport,
 } from '@funnel/contracts/reports';
 import type { Database } from '@funnel/db/database';
 import { buyerSalesReport, funnelReport, salesReport } from '@funnel/db/reports';
 import { affiliateRevenueReport } from '@funnel/db/revenue-report';
 import { csv, sendCsv } from '../admin/csv.js';
-import { operatorRoute } from '../admin/operator-route.js';
+import { auditedFields, operatorRoute } from '../admin/operator-route.js';
 import { readSystemOfRecord } from '../system-of-record/read-system-of-record.js';
 
 export interface ReportRoutesOptions {
@@ -166,8 +168,37 @@ const REPORTS: ReadonlyArray<ReportRoute<unknown>> = [
   }),
 ];
 
+/** What a report's audit entry keeps of its query. */
+const REPORT_FILTERS = ['from', 'to', 'affiliate', 'utmSource', 'source'];
+
 /** Operator reports over the system of record: the funnel, sales by affiliate and day, sales by buyer; JSON or CSV. */
 const reportRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, options) => {
+  app.get(
+    '/admin/reports/dashboard',
+    operatorRoute(
+      'viewer',
+      'reports.read',
+      {
+        summary: 'The console dashboard: the funnel, sales, sales by buyer and revenue by affiliate at once',
+        description:
+          'The four reports below over the same filters, in one answer and one audit entry (its details name ' +
+          'the reports). JSON only: each report downloads as CSV on its own route.',
+        querystring: ReportQuerySchema,
+        response: { 200: ReportsDashboardSchema, 400: ApiErrorSchema, 503: ApiErrorSchema },
+      },
+      (request) => ({
+        reports: REPORTS.map(({ name }) => name),
+        ...auditedFields(request, REPORT_FILTERS),
+      }),
+    ),
+    async (request) => {
+      const reports = await readSystemOfRecord(options.db, 'The reports', request.log, (db) =>
+        Promise.all(REPORTS.map(({ read }) => read(db, request.query, options.timeZone))),
+      );
+      return Object.fromEntries(REPORTS.map(({ name }, index) => [name, reports[index]])) as ReportsDashboard;
+    },
+  );
+
   for (const { name, summary, description, schema, read, csv: toCsv } of REPORTS) {
     app.get(
       `/admin/reports/${name}`,
@@ -180,7 +211,7 @@ const reportRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, opt
           querystring: ReportQuerySchema,
           response: { 200: schema, 400: ApiErrorSchema, 503: ApiErrorSchema },
         },
-        ['from', 'to', 'affiliate', 'utmSource', 'source', 'format'],
+        [...REPORT_FILTERS, 'format'],
       ),
       async (request, reply) => {
         const report = await readSystemOfRecord(options.db, 'The reports', request.log, (db) =>

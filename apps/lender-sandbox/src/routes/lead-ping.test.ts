@@ -80,7 +80,6 @@ describe('GET /personal_loan/lead/ping/v2', () => {
       status = (await statusOf(data.lead_id)).status;
     }
     expect(status).toBe(LEAD_STATUS.REJECTED);
-    expect(Date.now() - postedAt).toBeGreaterThanOrEqual(pendingMs);
   });
 
   it('turns pending → sold after N pings (testPendingPings)', async () => {

@@ -8,10 +8,15 @@ const leadSendRoutes: FastifyPluginAsync<SandboxServices> = async (app, { simula
   app.post(LENDER_NETWORK_PATHS.submit, async (request, reply) => {
     const parsed = SubmissionPayloadSchema.safeParse(request.body);
     const answer = parsed.success
-      ? simulator.submit(parsed.data, request.body)
+      ? simulator.submit(parsed.data, request.body, traceparentOf(request.headers.traceparent))
       : simulator.rejectInvalidPost(fieldErrors(parsed.error));
     return faults.deliver(request, reply, answer);
   });
 };
+
+/** The post's `traceparent` header when sent once. */
+function traceparentOf(header: string | string[] | undefined): string | undefined {
+  return typeof header === 'string' ? header : undefined;
+}
 
 export default leadSendRoutes;

@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { CONSOLE_REQUEST_HEADER } from '@funnel/contracts/console-request-header';
 import { ApiRequestError, NETWORK_FAILED } from './api-request-error';
 import { nextTask } from './next-task';
 
@@ -47,7 +48,12 @@ export async function apiRequest<S extends z.ZodType>(
   try {
     response = await fetch(`/api/v1${path}`, {
       method,
-      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      // The header proves a script of this origin made the request; the operator API refuses a state change
+      // without it or a JSON body (docs/adr/0025).
+      headers: {
+        [CONSOLE_REQUEST_HEADER]: 'fetch',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: 'same-origin',
       signal,

@@ -1,4 +1,7 @@
+import { isIP } from 'node:net';
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import { guardedLookup, hostOf, type AddressAllowList } from '@funnel/server-runtime/network-address';
+import { SpanKind, inSpan, traceHeaders } from '@funnel/server-runtime/tracing';
 import { RetryableLenderError, transportFailureKind } from './lender-errors.js';
 
 /** The largest answer read from a buyer or the lender network unless configured (UPSTREAM_RESPONSE_MAX_BYTES). */
@@ -13,6 +16,12 @@ export interface BudgetedPoolOptions {
   bodyTimeoutMs?: number;
   /** Answers longer than this are given up as `response_too_large`, never buffered past it. */
   maxResponseBytes: number;
+  /**
+   * Where calls may connect (a buyer's, ADR 0024): public addresses and these ranges, checked on the address each
+   * connection resolves to; a refused one ends the call as `address_refused`, unsent. Left out: anywhere (the
+   * lender network, which the operator configures).
+   */
+  addresses?: AddressAllowList;
 }
 
 /** A call's time: it began at `startedAt` (performance.now()) and may last `budgetMs` from then. */
@@ -43,15 +52,24 @@ export interface BudgetedAnswer {
 export class BudgetedPool {
   readonly #pool: Pool;
   readonly #slots: Slots;
+  /** The origin's address when it names a refused one: Node looks up no address, so it is checked here. */
+  readonly #refused: string | undefined;
+  readonly #host: string;
 
   constructor(
     origin: string,
     private readonly options: BudgetedPoolOptions,
   ) {
     this.#slots = new Slots(options.connections);
+    const host = hostOf(new URL(origin));
+    this.#refused = options.addresses && isIP(host) && !options.addresses.allows(host) ? host : undefined;
+    this.#host = new URL(origin).host;
     this.#pool = new Pool(origin, {
       connections: options.connections,
-      connectTimeout: options.connectTimeoutMs,
+      connect: {
+        timeout: options.connectTimeoutMs,
+        ...(options.addresses ? { lookup: guardedLookup(options.addresses) } : {}),
+      },
       ...(options.headersTimeoutMs ? { headersTimeout: options.headersTimeoutMs } : {}),
       ...(options.bodyTimeoutMs ? { bodyTimeout: options.bodyTimeoutMs } : {}),
       keepAliveTimeout: 10_000,
@@ -65,11 +83,33 @@ export class BudgetedPool {
    * call in error messages (method and path, never a query). `build` returning undefined means too little time
    * is left to be worth sending: the call ends as `queue_timeout`, unsent.
    */
-  async request(
+  request(what: string, budget: CallBudget | undefined, build: RequestBuilder): Promise<BudgetedAnswer> {
+    // A client span of the lead's trace per call, whose `traceparent` goes out with it (docs/tracing.md).
+    return inSpan(
+      what,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { 'server.address': this.#host, 'http.request.method': methodOf(what) },
+      },
+      async (span) => {
+        const answer = await this.#request(what, budget, build);
+        span.setAttribute('http.response.status_code', answer.statusCode);
+        return answer;
+      },
+    );
+  }
+
+  async #request(
     what: string,
     budget: CallBudget | undefined,
     build: RequestBuilder,
   ): Promise<BudgetedAnswer> {
+    if (this.#refused) {
+      throw new RetryableLenderError(
+        `${what}: ${this.#refused} is not a public address, nor in an allowed range; not sent`,
+        'address_refused',
+      );
+    }
     const remaining = () => (budget ? budget.budgetMs - (performance.now() - budget.startedAt) : undefined);
     const left = remaining();
     const signal = left === undefined ? undefined : AbortSignal.timeout(Math.max(Math.ceil(left), 0));
@@ -86,6 +126,7 @@ export class BudgetedPool {
       try {
         response = await this.#pool.request({
           ...request,
+          headers: { ...(request.headers as Record<string, string> | undefined), ...traceHeaders() },
           ...(signal ? { signal } : {}),
           ...(remainingMs !== undefined
             ? { headersTimeout: Math.ceil(remainingMs), bodyTimeout: Math.ceil(remainingMs) }
@@ -104,6 +145,11 @@ export class BudgetedPool {
   close(): Promise<void> {
     return this.#pool.close();
   }
+}
+
+/** The method of a call named `METHOD /path`. */
+function methodOf(what: string): string {
+  return what.split(' ', 1)[0] ?? what;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Buyer } from '@funnel/contracts/buyers';
 import type { MappedFieldError } from '@funnel/contracts/buyer-field-errors';
 import type { LeadRecord } from '@funnel/lead-store/lead-store';
 import type { Bid, PingFields } from '@funnel/contracts/ping-post-network';
+import type { AddressAllowList } from '@funnel/server-runtime/network-address';
 
 /** A ping-post buyer's bid, with the fields it was made on: the post sends those exactly, never rebuilt. */
 export interface HeldBid extends Bid {
@@ -49,4 +50,6 @@ export interface AdapterOptions {
   connections?: number;
   /** The largest answer read from the buyer (UPSTREAM_RESPONSE_MAX_BYTES; default 1 MiB). */
   maxResponseBytes?: number;
+  /** The non-public ranges the buyer may be called at (BUYER_PRIVATE_RANGES); left out: anywhere. */
+  addresses?: AddressAllowList;
 }

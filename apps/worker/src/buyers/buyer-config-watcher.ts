@@ -8,6 +8,11 @@ export interface BuyerConfigWatcherOptions {
   /** The newest version's number (cheap), and the newest version itself. */
   version: () => Promise<number>;
   load: () => Promise<BuyerConfig | undefined>;
+  /**
+   * Settles once the system of record is migrated (the worker applies the migrations at start): no check runs
+   * before, so a first start reads no table that does not exist yet.
+   */
+  ready?: Promise<unknown> | undefined;
   /** Imports BUYERS_FILE while the system of record has no version (first start). */
   importFile?: (() => Promise<unknown>) | undefined;
   /** A connection of its own: a subscribed connection can do nothing else. */
@@ -16,8 +21,13 @@ export interface BuyerConfigWatcherOptions {
   /** The fallback poll: a change reaches this worker within this long even if its message was lost. */
   pollMs: number;
   logger: Logger;
-  /** Told of each version this worker starts running (the applied-version note, the logs). */
+  /** Told of each version this worker starts running. */
   onApplied?: (version: number) => Promise<void> | void;
+  /**
+   * Told after every check, read or not, of the version running: the worker's heartbeat (a check that fails
+   * still shows the worker alive, running what it runs).
+   */
+  onChecked?: (version: number) => Promise<void> | void;
 }
 
 /**
@@ -62,22 +72,39 @@ export class BuyerConfigWatcher {
   }
 
   async #checkOnce(): Promise<void> {
-    const { registry, logger } = this.options;
+    await this.options.ready;
     try {
-      let version = await this.options.version();
-      if (version === 0 && this.options.importFile) {
-        await this.options.importFile();
-        version = await this.options.version();
-      }
-      if (version <= registry.current.version) return;
-      const config = await this.options.load();
-      if (!config || !registry.apply(config)) return;
-      logger.info({ version: config.version, paused: config.paused }, 'buyers version applied');
-      await this.options.onApplied?.(config.version);
+      await this.#runNewest();
     } catch (err) {
       // Not migrated yet, PostgreSQL away, or a version this worker cannot run: the running buyers stay.
-      logger.warn({ err: (err as Error).message }, 'buyers version not read; the running buyers stay');
+      this.options.logger.warn(
+        { err: (err as Error).message },
+        'buyers version not read; the running buyers stay',
+      );
     }
+    try {
+      await this.options.onChecked?.(this.options.registry.current.version);
+    } catch (err) {
+      this.options.logger.warn({ err: (err as Error).message }, 'buyers heartbeat not noted');
+    }
+  }
+
+  /** Runs the newest version when it is newer than the one running. */
+  async #runNewest(): Promise<void> {
+    const { registry, logger } = this.options;
+    let version = await this.options.version();
+    if (version === 0 && this.options.importFile) {
+      await this.options.importFile();
+      version = await this.options.version();
+    }
+    if (version <= registry.current.version) return;
+    const config = await this.options.load();
+    if (!config || !registry.apply(config)) return;
+    logger.info(
+      { version: config.version, paused: config.paused, keysNeeded: config.keysNeeded },
+      'buyers version applied',
+    );
+    await this.options.onApplied?.(config.version);
   }
 
   async stop(): Promise<void> {

@@ -2,12 +2,24 @@ import type { Buyer, BuyersFile } from '@funnel/contracts/buyers';
 import type { BuyerAdapter } from './buyer-adapter.js';
 import { Bulkheads } from './bulkheads.js';
 
-/** A buyers document as one worker runs it (ADR 0022): the version, the file, and the paused buyers. */
+/**
+ * A buyers document as one worker runs it (ADR 0022): the version, the file, the paused buyers, and those that
+ * need their key (ADR 0024: moved to another origin, their credential dropped).
+ */
 export interface BuyerRoster {
   version: number;
   file: BuyersFile;
   paused: ReadonlySet<string>;
+  keysNeeded: ReadonlySet<string>;
   adapters: ReadonlyMap<string, BuyerAdapter>;
+}
+
+/** A version as the registry takes it; `keysNeeded` left out: none. */
+export interface BuyerVersion {
+  version: number;
+  file: BuyersFile;
+  paused: readonly string[];
+  keysNeeded?: readonly string[];
 }
 
 /**
@@ -23,7 +35,7 @@ export class BuyerRegistry {
   readonly #settings = new Map<string, string>();
 
   constructor(
-    initial: { version: number; file: BuyersFile; paused: readonly string[] },
+    initial: BuyerVersion,
     private readonly createAdapter: (buyer: Buyer) => BuyerAdapter,
   ) {
     this.bulkheads = new Bulkheads(initial.file.buyers);
@@ -36,6 +48,7 @@ export class BuyerRegistry {
       version: initial.version,
       file: initial.file,
       paused: new Set(initial.paused),
+      keysNeeded: new Set(initial.keysNeeded),
       adapters,
     };
   }
@@ -49,10 +62,19 @@ export class BuyerRegistry {
   }
 
   /**
+   * Whether the buyer is offered no lead: paused, or waiting for its key (ADR 0024). A buyer that needs its key
+   * was moved to an address its credential was not given for: sending it leads without one would hand a
+   * borrower's data to an address nobody vouched for with a credential.
+   */
+  isHeld(buyer: string): boolean {
+    return this.#roster.paused.has(buyer) || this.#roster.keysNeeded.has(buyer);
+  }
+
+  /**
    * Runs `next` from now on when it is newer than the version running; false (and nothing changes) when it is
    * not. The old adapters that `next` no longer uses are closed in the background.
    */
-  apply(next: { version: number; file: BuyersFile; paused: readonly string[] }): boolean {
+  apply(next: BuyerVersion): boolean {
     const old = this.#roster;
     if (next.version <= old.version) return false;
     const adapters = new Map<string, BuyerAdapter>();
@@ -72,7 +94,13 @@ export class BuyerRegistry {
     this.#settings.clear();
     for (const [id, json] of settings) this.#settings.set(id, json);
     this.bulkheads.resize(next.file.buyers);
-    this.#roster = { version: next.version, file: next.file, paused: new Set(next.paused), adapters };
+    this.#roster = {
+      version: next.version,
+      file: next.file,
+      paused: new Set(next.paused),
+      keysNeeded: new Set(next.keysNeeded),
+      adapters,
+    };
     void Promise.allSettled(retired.map((adapter) => adapter.close()));
     return true;
   }

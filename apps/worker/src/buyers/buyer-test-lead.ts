@@ -20,6 +20,10 @@ export function createBuyerTestProcessor(registry: BuyerRegistry) {
     if (!buyer || !adapter) {
       return { buyer: buyerId, outcome: 'error', message: 'No buyer has this id here.', latencyMs: 0 };
     }
+    if (registry.current.keysNeeded.has(buyerId)) {
+      // The BFF refuses such a test; a test queued just before the move must not reach the new address either.
+      return { buyer: buyerId, outcome: 'error', message: 'It needs its key: not sent.', latencyMs: 0 };
+    }
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
     try {

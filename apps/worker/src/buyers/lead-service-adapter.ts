@@ -36,6 +36,7 @@ export class LeadServiceAdapter implements BuyerAdapter {
       ...(buyer.apiKey ? { apiKey: buyer.apiKey } : {}),
       connections: options.connections ?? buyer.concurrency,
       ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
+      ...(options.addresses ? { addresses: options.addresses } : {}),
       connectTimeoutMs: buyer.timeouts.connectMs,
       headersTimeoutMs: buyer.timeouts.attemptMs,
       bodyTimeoutMs: buyer.timeouts.attemptMs,

@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import type { AddressAllowList } from '@funnel/server-runtime/network-address';
 import {
   LENDER_NETWORK_PATHS,
   PingResponseSchema,
@@ -26,6 +27,8 @@ export interface LenderClientOptions {
   pingTimeoutMs?: number;
   /** Answers longer than this end as `response_too_large` (default 1 MiB). */
   maxResponseBytes?: number;
+  /** Where calls may connect (a buyer speaking the lender network's protocol, ADR 0024); left out: anywhere. */
+  addresses?: AddressAllowList;
   /** Told of every call: which endpoint, how it ended ('ok', 'http_5xx', 'timeout', ...) and how long it took. */
   observe?: (endpoint: 'submit' | 'ping', result: string, seconds: number) => void;
 }
@@ -47,6 +50,7 @@ export class LenderClient {
       headersTimeoutMs: options.headersTimeoutMs,
       bodyTimeoutMs: options.bodyTimeoutMs,
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      ...(options.addresses ? { addresses: options.addresses } : {}),
     });
   }
 

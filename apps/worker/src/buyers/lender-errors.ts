@@ -33,6 +33,8 @@ export function transportFailureKind(error: unknown): string {
   if (/TIMEOUT/.test(code)) return 'timeout';
   if (/ECONNRESET|UND_ERR_SOCKET|EPIPE/.test(code)) return 'reset';
   if (/ECONNREFUSED/.test(code)) return 'refused';
+  // A name resolving to an address the buyer may not be called at (guardedLookup, ADR 0024).
+  if (code === 'ENOTPUBLIC') return 'address_refused';
   return 'network';
 }
 

@@ -52,6 +52,7 @@ export class PingPostAdapter implements BuyerAdapter {
       connections: options.connections ?? buyer.concurrency,
       connectTimeoutMs: buyer.timeouts.connectMs,
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      ...(options.addresses ? { addresses: options.addresses } : {}),
     });
   }
 

@@ -40,6 +40,7 @@ export class SyncPostAdapter implements BuyerAdapter {
       connections: options.connections ?? buyer.concurrency,
       connectTimeoutMs: buyer.timeouts.connectMs,
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      ...(options.addresses ? { addresses: options.addresses } : {}),
     });
   }
 

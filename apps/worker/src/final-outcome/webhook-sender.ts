@@ -1,6 +1,6 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
+import { guardedLookup, isPublicAddress } from '@funnel/server-runtime/network-address';
 
 export interface WebhookSenderOptions {
   /** Deliver to loopback, private and link-local addresses: local runs and tests only. */
@@ -8,77 +8,6 @@ export interface WebhookSenderOptions {
   connectTimeoutMs: number;
   /** How long a partner may take to answer; a slow receiver counts as a failed attempt and is retried. */
   responseTimeoutMs: number;
-}
-
-/**
- * Addresses a webhook must never reach in production: partners choose the URL, and without this a URL naming
- * (or resolving to) an internal address would make the worker call our own network (SSRF).
- */
-// Two lists: Node's BlockList matches an IPv4 address against IPv4-mapped IPv6 rules too, so one list holding
-// `::ffff:0:0/96` refused every IPv4 address, public ones included.
-const NON_PUBLIC_V4 = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  NON_PUBLIC_V4.addSubnet(network, prefix, 'ipv4');
-}
-const NON_PUBLIC_V6 = new BlockList();
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  NON_PUBLIC_V6.addSubnet(network, prefix, 'ipv6');
-}
-
-/** True for an address on the public internet (an IPv4-mapped IPv6 address is judged as its IPv4 address). */
-export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return !NON_PUBLIC_V4.check(address, 'ipv4');
-  if (family !== 6) return false;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return isPublicAddress(mapped);
-  // Any other IPv4-mapped form (hexadecimal groups) is refused rather than decoded.
-  if (/^::ffff:/i.test(address)) return false;
-  return !NON_PUBLIC_V6.check(address, 'ipv6');
-}
-
-type LookupCallback = (
-  error: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void;
-
-/** A DNS lookup that fails for names resolving to a non-public address, checked at connect time. */
-function publicOnlyLookup(hostname: string, options: object, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    const refused = addresses.find((entry) => !isPublicAddress(entry.address));
-    if (refused) {
-      return callback(
-        Object.assign(new Error(`${hostname} resolves to a non-public address`), { code: 'ENOTPUBLIC' }),
-        [],
-      );
-    }
-    if ((options as { all?: boolean }).all) return callback(null, addresses);
-    const [first] = addresses;
-    if (!first)
-      return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
-    return callback(null, first.address, first.family);
-  });
 }
 
 /** Raised when a webhook address may not be called at all; retrying cannot help. */
@@ -98,7 +27,7 @@ export class WebhookSender {
     this.agent = new Agent({
       connect: {
         timeout: options.connectTimeoutMs,
-        ...(options.allowPrivateNetworks ? {} : { lookup: publicOnlyLookup }),
+        ...(options.allowPrivateNetworks ? {} : { lookup: guardedLookup() }),
       },
       headersTimeout: options.responseTimeoutMs,
       bodyTimeout: options.responseTimeoutMs,

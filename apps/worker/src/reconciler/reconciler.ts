@@ -6,10 +6,12 @@ import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
 import { enqueue } from '@funnel/server-runtime/job-queue';
 import { isFinalOutcome } from '@funnel/contracts/lead-outcome';
 import type { LeadStore } from '@funnel/lead-store/lead-store';
+import type { EvidencePolicy } from '@funnel/lead-store/submission-evidence';
 import { evalScript } from '@funnel/lead-store/redis-script';
 
 /** What the reconciler repaired; each kind is a metric label and a log line with the lead id. */
-export type RepairKind = 'enqueued' | 'deadline' | 'poll_scheduled' | 'idempotency_completed';
+export type RepairKind =
+  'enqueued' | 'deadline' | 'poll_scheduled' | 'idempotency_completed' | 'evidence_completed';
 
 export interface ReconcilerDeps {
   store: LeadStore;
@@ -26,6 +28,11 @@ export interface ReconcilerDeps {
   /** The follow-ups a final outcome triggers (partner webhook, purge, retain), as the submission worker runs them. */
   onFinalOutcome: (leadId: string) => Promise<void>;
   onRepair?: (kind: RepairKind) => void;
+  /**
+   * With a system of record: the decided leads it holds without their submission's evidence (`submitted` event or
+   * archived consent), and how the evidence is kept.
+   */
+  evidence?: { missing: () => Promise<string[]>; policy: EvidencePolicy };
 }
 
 // Binds a key still claimed to the lead its claim names, only if the claim has not changed since it was read.
@@ -44,7 +51,9 @@ const LIVE_STATES = new Set(['waiting', 'delayed', 'active', 'prioritized', 'wai
  *   outcome) → enqueue;
  * - pending past its deadline plus a grace period → no lender, with its follow-ups;
  * - posted but nothing scheduled to poll → schedule the poll (a new job, which polls since the lead is posted);
- * - an idempotency key left "in progress" whose lead exists → bind it to the lead.
+ * - an idempotency key left "in progress" whose lead exists → bind it to the lead;
+ * - decided without its submission's evidence in the system of record (submitted before the evidence went with
+ *   the submission, docs/adr/0026) → write it, from the lead, with the script a submission writes it with.
  */
 export function createReconciler(deps: ReconcilerDeps) {
   const repaired = (kind: RepairKind, leadId: string, detail: Record<string, unknown> = {}) => {
@@ -164,10 +173,24 @@ export function createReconciler(deps: ReconcilerDeps) {
     } while (cursor !== '0');
   }
 
+  /**
+   * A lead found here whose evidence is already written (its events still on their way to PostgreSQL) is left
+   * as it is: only what was written now counts as a repair.
+   */
+  async function evidence(): Promise<void> {
+    if (!deps.evidence) return;
+    for (const leadId of await deps.evidence.missing()) {
+      if ((await deps.store.completeSubmission(leadId, deps.evidence.policy)) === 'completed') {
+        repaired('evidence_completed', leadId);
+      }
+    }
+  }
+
   /** One pass over everything; safe to run concurrently with the pipeline and with itself. */
   return async function reconcile(): Promise<void> {
     await outbox();
     await pending();
     await idempotencyKeys();
+    await evidence();
   };
 }

@@ -6,6 +6,7 @@ import { buildSubmissionPayload, type SubmittableLead } from '@funnel/contracts/
 import { TrackingSchema } from '@funnel/contracts/tracking';
 import type { LeadRecord, LeadStore, NewOutcome } from '@funnel/lead-store/lead-store';
 import { isNotReplicated } from '@funnel/server-runtime/replica-wait';
+import { activeTraceparent, inSpan } from '@funnel/server-runtime/tracing';
 import { buildOrRefuse, submissionContextOf } from '../buyers/buyer-payload-context.js';
 import { decide, noLender, type DecisionPolicy } from '../buyers/decision.js';
 import type { LenderClient } from '../buyers/lender-client.js';
@@ -96,8 +97,15 @@ function createRun(deps: SubmitLeadDeps) {
     const submission = lead.submission;
     if (!submission) throw new UnrecoverableError('lead was never submitted');
 
-    const finish = async (outcome: NewOutcome, decision?: Decision): Promise<SubmitLeadResult> => {
-      const stored = await deps.store.setOutcome(leadId, outcome);
+    // The outcome is published with this span's trace, so the BFF's push to the browser joins the lead's trace.
+    const finish = (outcome: NewOutcome, decision?: Decision): Promise<SubmitLeadResult> =>
+      inSpan(
+        'outcome publish',
+        { attributes: { 'funnel.lead.id': leadId, 'funnel.outcome': outcome.outcome } },
+        () => publish(outcome, decision),
+      );
+    const publish = async (outcome: NewOutcome, decision?: Decision): Promise<SubmitLeadResult> => {
+      const stored = await deps.store.setOutcome(leadId, outcome, activeTraceparent());
       log.info({ outcome: stored?.outcome, reason: outcome.reason }, 'lead decided');
       const ours =
         stored !== undefined && isFinalOutcome(stored.outcome) && stored.outcome === outcome.outcome;

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { purgeExpiredConsents, type ContactSealer } from '@funnel/db/consent-archive';
 import { migrate, openDatabase } from '@funnel/db/database';
+import { leadsMissingEvidence } from '@funnel/db/evidence-gaps';
 import { returnStateOf } from '@funnel/db/return-reversals';
 import { createRedis, type RedisConnectionEnv } from '@funnel/server-runtime/redis-connection';
 import { startEventDrainer, startStreamDrainer } from './event-drainer.js';
@@ -13,6 +14,8 @@ const REACHABLE_TIMEOUT_MS = 2000;
 
 export interface SystemOfRecordOptions {
   databaseUrl: string;
+  /** `PGPASSWORD`, when the password is not in the URL. */
+  databasePassword?: string | undefined;
   /** Where Redis is: each drainer opens its own connection there (it blocks on the stream). */
   redis: RedisConnectionEnv;
   /** The lead-event stream (`EventOutbox.key`). */
@@ -34,10 +37,14 @@ export function startSystemOfRecord(options: SystemOfRecordOptions): {
   reachable(): Promise<boolean>;
   /** Where the lead's return stands, for the affiliate's payout jobs (ADR 0021, "Reversing a return"). */
   returnState(leadId: string): ReturnType<typeof returnStateOf>;
+  /** Settles once the migrations are applied (or the worker stops first). */
+  ready: Promise<void>;
+  /** Decided leads without their submission's evidence ({@link leadsMissingEvidence}), for the reconciler. */
+  missingEvidence(options: Parameters<typeof leadsMissingEvidence>[1]): Promise<string[]>;
   stop(): Promise<void>;
 } {
   const { logger } = options;
-  const database = openDatabase({ url: options.databaseUrl });
+  const database = openDatabase({ url: options.databaseUrl, password: options.databasePassword });
   let stopping = false;
   const drainers: Array<{ stop(): Promise<void> }> = [];
   let retention: NodeJS.Timeout | undefined;
@@ -94,6 +101,7 @@ export function startSystemOfRecord(options: SystemOfRecordOptions): {
   })();
 
   return {
+    ready: starting,
     async reachable() {
       const timeout = new Promise<false>((resolve) =>
         setTimeout(resolve, REACHABLE_TIMEOUT_MS, false).unref(),
@@ -105,6 +113,7 @@ export function startSystemOfRecord(options: SystemOfRecordOptions): {
       return Promise.race([query, timeout]);
     },
     returnState: (leadId) => returnStateOf(database, leadId),
+    missingEvidence: (options) => leadsMissingEvidence(database, options),
     async stop() {
       stopping = true;
       await starting;

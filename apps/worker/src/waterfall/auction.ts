@@ -15,7 +15,10 @@ export interface AuctionDeps {
   buyers: BuyersFile;
   adapters: ReadonlyMap<string, BuyerAdapter>;
   bulkheads: Bulkheads;
-  /** A paused buyer (ADR 0022) is left out of new plans and gets no new attempt; its attempt in flight ends. */
+  /**
+   * A paused buyer (ADR 0022), or one that needs its key (ADR 0024), is left out of new plans and gets no new
+   * attempt; its attempt in flight ends.
+   */
   isPaused?: ((buyer: string) => boolean) | undefined;
   /** A buyer whose breaker is open is left out like a paused one; an attempt asks it before it starts. */
   breakers?: BuyerBreakers | undefined;

@@ -6,6 +6,9 @@ import m0004 from './0004_buyer_attempts.js';
 import m0005 from './0005_returns_and_conversions.js';
 import m0006 from './0006_lead_search.js';
 import m0008 from './0008_buyer_config_versions.js';
+import m0009 from './0009_lead_summary_decided.js';
+import m0010 from './0010_operator_sign_in_hardening.js';
+import m0011 from './0011_buyer_keys_needed.js';
 import { OPERATOR_MIGRATIONS } from '../operator-schema.js';
 
 /**
@@ -22,4 +25,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0006_lead_search': m0006,
   ...OPERATOR_MIGRATIONS,
   '0008_buyer_config_versions': m0008,
+  '0009_lead_summary_decided': m0009,
+  '0010_operator_sign_in_hardening': m0010,
+  '0011_buyer_keys_needed': m0011,
 };

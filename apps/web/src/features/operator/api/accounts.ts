@@ -4,6 +4,7 @@ import {
   CreatedOperatorAccountSchema,
   OperatorAccountListSchema,
   OperatorAccountSchema,
+  type AuditSearch,
   type NewOperatorAccountInput,
   type OperatorAccountChange,
 } from '@funnel/contracts/operators';
@@ -54,18 +55,40 @@ export interface AuditFilters {
   action: string;
   from: string;
   to: string;
+  /** An email address or a phone number: the entries about that person. Never in a URL. */
+  person: string;
 }
 
-/** The audit query string: only the filters set. */
+/** The filters set, the person left out (it travels in a body only). */
+function setFilters({ person: _person, ...filters }: AuditFilters): Record<string, string> {
+  return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== ''));
+}
+
+/** The audit query string: only the filters set, never the person. */
 export function auditQuery(filters: AuditFilters, extra: Record<string, string> = {}): string {
-  const entries = Object.entries({ ...filters, ...extra }).filter(([, value]) => value !== '');
-  return new URLSearchParams(entries).toString();
+  return new URLSearchParams({ ...setFilters(filters), ...extra }).toString();
 }
 
-/** GET /api/v1/admin/audit — newest first, filtered (admin). */
+/** The person filter as the search takes it: an email when it has an @, else a phone number. */
+function personOf(person: string): Pick<AuditSearch, 'email' | 'phone'> {
+  const trimmed = person.trim();
+  return trimmed.includes('@') ? { email: trimmed } : { phone: trimmed };
+}
+
+/**
+ * GET /api/v1/admin/audit — newest first, filtered (admin); with a person, POST /api/v1/admin/audit/search, so
+ * the email or phone stays out of the URL (the BFF finds the entries by its keyed hash).
+ */
 export function useAudit(filters: AuditFilters) {
   return useQuery({
     queryKey: ['operator', 'audit', filters],
-    queryFn: ({ signal }) => apiRequest(`/admin/audit?${auditQuery(filters)}`, AuditPageSchema, { signal }),
+    queryFn: ({ signal }) =>
+      filters.person.trim()
+        ? apiRequest('/admin/audit/search', AuditPageSchema, {
+            method: 'POST',
+            body: { ...setFilters(filters), ...personOf(filters.person) },
+            signal,
+          })
+        : apiRequest(`/admin/audit?${auditQuery(filters)}`, AuditPageSchema, { signal }),
   });
 }

@@ -3,8 +3,10 @@ import * as z from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   OperatorSessionSchema,
+  RecoveryCodesSchema,
   TotpEnrolmentSchema,
   type AccountSetup,
+  type OidcLink,
   type OperatorSession,
   type OperatorSignIn,
 } from '@funnel/contracts/operators';
@@ -18,9 +20,17 @@ export function getOperatorSession(signal?: AbortSignal): Promise<OperatorSessio
   return apiRequest('/admin/session', OperatorSessionSchema, { signal });
 }
 
-/** POST /api/v1/admin/session — email, password and, once enrolled, the TOTP code; 400 `fields.code` asks for it. */
+/**
+ * POST /api/v1/admin/session — email, password and, once enrolled, the TOTP code or a recovery code; one 401 for
+ * anything wrong (it never says which part).
+ */
 export async function signIn(credentials: OperatorSignIn): Promise<void> {
   await apiRequest('/admin/session', z.undefined(), { method: 'POST', body: credentials });
+}
+
+/** POST /api/v1/admin/oidc/link — proves the console account the provider's email named, once (HttpOnly cookie). */
+export async function linkOidcAccount(proof: OidcLink): Promise<void> {
+  await apiRequest('/admin/oidc/link', z.undefined(), { method: 'POST', body: proof });
 }
 
 /** DELETE /api/v1/admin/session — ends this browser's session. */
@@ -43,9 +53,9 @@ export function startSecondFactor() {
   return apiRequest('/admin/me/second-factor', TotpEnrolmentSchema, { method: 'POST' });
 }
 
-/** PUT /api/v1/admin/me/second-factor — confirms it with a first code. */
-export async function confirmSecondFactor(code: string): Promise<void> {
-  await apiRequest('/admin/me/second-factor', z.undefined(), { method: 'PUT', body: { code } });
+/** PUT /api/v1/admin/me/second-factor — confirms it with a first code; answers the ten recovery codes, once. */
+export function confirmSecondFactor(code: string) {
+  return apiRequest('/admin/me/second-factor', RecoveryCodesSchema, { method: 'PUT', body: { code } });
 }
 
 export function useOperatorSession() {
@@ -69,9 +79,14 @@ function useSessionChange<A>(mutationFn: (arg: A) => Promise<void>) {
 }
 
 export const useSignIn = () => useSessionChange(signIn);
+export const useLinkOidcAccount = () => useSessionChange(linkOidcAccount);
 export const useSignOut = () => useSessionChange(signOut);
 export const useSignOutEverywhere = () => useSessionChange(signOutEverywhere);
-export const useConfirmSecondFactor = () => useSessionChange(confirmSecondFactor);
+/**
+ * After the recovery codes were shown: the session (started over with the factor by the BFF) is read again. Not
+ * on the confirmation itself, so the page that shows the codes stays until the person has saved them.
+ */
+export const useSessionReread = () => useSessionChange(() => Promise.resolve());
 
 /**
  * A 401 on any operator read (the session expired, was ended everywhere, or the account was disabled): the

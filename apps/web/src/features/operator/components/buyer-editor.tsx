@@ -34,14 +34,15 @@ function TestAnswer({ test }: { test: ReturnType<typeof useTestBuyer> }) {
 function settingsOf(buyer: BuyerView | undefined): string {
   if (!buyer)
     return '{\n  "id": "",\n  "protocol": "sync-post",\n  "baseUrl": "",\n  "tier": 1,\n  "priceLadder": [10]\n}';
-  const { hasApiKey: _hasKey, paused: _paused, ...settings } = buyer;
+  const { hasApiKey: _hasKey, paused: _paused, needsKey: _needsKey, ...settings } = buyer;
   return JSON.stringify(settings, null, 2);
 }
 
 /**
  * Edits one buyer's settings, or adds one, as the buyers file's JSON (ADR 0022): filters, states, caps, prices,
  * deadlines, concurrency, return terms. The credential is write-only: typed into its own field, never shown; left
- * empty, the buyer keeps the one it has. A refused change lists the server's field messages and changes nothing.
+ * empty, the buyer keeps the one it has while its address stays on the same origin (ADR 0024). The address and
+ * the credential are an admin's to change. A refused change lists the server's messages and changes nothing.
  */
 export function BuyerEditor({ buyers, version }: { buyers: readonly BuyerView[]; version: number }) {
   const [selected, setSelected] = useState(buyers[0]?.id ?? NEW);
@@ -107,7 +108,12 @@ export function BuyerEditor({ buyers, version }: { buyers: readonly BuyerView[];
           aria-describedby={parseError || save.error ? 'buyer-errors' : undefined}
         />
         <label htmlFor="buyer-api-key">
-          Credential {buyer?.hasApiKey ? '(set; leave empty to keep it)' : '(none set)'}
+          Credential (admins only){' '}
+          {buyer?.needsKey
+            ? '(needs its key: dropped when its address moved to another origin)'
+            : buyer?.hasApiKey
+              ? '(set; leave empty to keep it)'
+              : '(none set)'}
         </label>
         <input
           id="buyer-api-key"

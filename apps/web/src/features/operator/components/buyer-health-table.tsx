@@ -6,8 +6,16 @@ import { ReportTable, type ReportColumn } from './report-table';
 
 const capOf = (used: number, cap: number | null) => (cap === null ? formatCount(used) : `${used} / ${cap}`);
 
+/** Paused by an operator, held for its key (ADR 0024), both, or live. */
+function stateOf(row: BuyerHealth): string {
+  const held = [row.paused ? 'Paused' : undefined, row.needsKey ? 'Needs its key' : undefined].filter(
+    Boolean,
+  );
+  return held.join(', ') || 'Live';
+}
+
 /**
- * Each buyer over the last 15 minutes (ADR 0022): whether it is paused, its circuit breaker and the leads that
+ * Each buyer over the last 15 minutes (ADR 0022): whether it is paused or needs its key, its circuit breaker and the leads that
  * passed it over since it opened, its attempts, accept rate, p95 latency,
  * timeouts and errors, its cap use in the current hour and day, and the button that pauses or resumes it.
  */
@@ -22,7 +30,7 @@ export function BuyerHealthTable({
 }) {
   const columns: ReportColumn<BuyerHealth>[] = [
     { label: 'Buyer', cell: (row) => row.buyer, text: true },
-    { label: 'State', cell: (row) => (row.paused ? 'Paused' : 'Live'), text: true },
+    { label: 'State', cell: stateOf, text: true },
     { label: 'Breaker', cell: (row) => breakerText(row.breaker), text: true },
     { label: 'Skips', cell: (row) => formatCount(row.breaker.skips) },
     { label: 'Attempts', cell: (row) => formatCount(row.attempts) },

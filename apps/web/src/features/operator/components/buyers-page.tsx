@@ -11,6 +11,7 @@ import {
 } from '../api/buyers';
 import { useReport } from '../api/get-report';
 import { filtersFromSearch, filtersToSearch } from '../utils/report-filters';
+import { workersText } from '../utils/workers-text';
 import { BuyerEditor } from './buyer-editor';
 import { BuyerHealthTable } from './buyer-health-table';
 import { BuyersTable } from './buyers-table';
@@ -48,10 +49,7 @@ export default function BuyersPage() {
       {buyers.data && (
         <p role="status">
           Version {buyers.data.version}, by {buyers.data.actor} at {new Date(buyers.data.at).toLocaleString()}
-          {health.data &&
-            ` · workers: ${
-              health.data.workers.map((w) => `${w.worker} on version ${w.version}`).join(', ') || 'none seen'
-            }`}
+          {health.data && ` · ${workersText(health.data.workers)}`}
         </p>
       )}
       <section className={styles.section} aria-labelledby="buyer-health-heading">

@@ -1,11 +1,13 @@
 import { Link, useParams } from 'react-router';
 import { roleAllows } from '@funnel/contracts/operators';
+import { LEAD_SOURCE_LABELS } from '@funnel/contracts/reports';
 import { PageHeading } from '@/components/ui/page-heading';
 import { PageLoader } from '@/components/ui/page-loader';
 import { useLeadJourney } from '../api/leads';
 import { useOperatorSession } from '../api/operator-session';
-import { OUTCOME_WORDS, journeyLine } from '../utils/journey-lines';
+import { OUTCOME_WORDS, duplicateOf, journeyLine, journeyPath } from '../utils/journey-lines';
 import { formatMoney } from '../utils/number-format';
+import { outcomeReasonLabel } from '../utils/outcome-reason-labels';
 import { RevealPanel } from './reveal-panel';
 import styles from './operator.module.css';
 import leads from './leads.module.css';
@@ -22,6 +24,9 @@ export default function LeadJourneyPage() {
   const session = useOperatorSession();
   const account = session.data?.signedIn ? session.data.account : undefined;
   const admin = account !== undefined && roleAllows(account.role, 'admin');
+  const duplicate = journey.data ? duplicateOf(journey.data.timeline) : undefined;
+  const summary = journey.data?.summary;
+  const sale = journey.data?.sale;
 
   return (
     <>
@@ -31,7 +36,7 @@ export default function LeadJourneyPage() {
       <PageHeading documentTitle="Lead journey" className={styles.title}>
         Lead {leadId}
       </PageHeading>
-      {journey.data ? (
+      {journey.data && summary ? (
         <>
           {journey.data.erased && (
             <p className={leads.erased} role="status">
@@ -43,38 +48,71 @@ export default function LeadJourneyPage() {
             <h2 id="lead-summary-heading">Summary</h2>
             <dl className={leads.summary}>
               <dt>Created</dt>
-              <dd>{when(journey.data.summary.createdAt)}</dd>
+              <dd>{when(summary.createdAt)}</dd>
               <dt>Source</dt>
               <dd>
-                {journey.data.summary.source === 'partner'
-                  ? `Partner ${journey.data.summary.partner ?? ''}`
-                  : (journey.data.summary.source ?? '—')}
+                {summary.source === 'partner'
+                  ? `${LEAD_SOURCE_LABELS.partner}: ${summary.partner ?? '—'}`
+                  : summary.source
+                    ? LEAD_SOURCE_LABELS[summary.source]
+                    : '—'}
               </dd>
               <dt>Affiliate</dt>
-              <dd>{journey.data.summary.affiliate ?? '—'}</dd>
+              <dd>{summary.affiliate ?? '—'}</dd>
               <dt>Amount</dt>
-              <dd>{formatMoney(journey.data.summary.amount)}</dd>
+              <dd>{formatMoney(summary.amount)}</dd>
               <dt>Submitted</dt>
-              <dd>{when(journey.data.summary.submittedAt)}</dd>
+              <dd>{when(summary.submittedAt)}</dd>
               <dt>Outcome</dt>
-              <dd>{OUTCOME_WORDS[journey.data.summary.outcome]}</dd>
+              <dd>
+                {OUTCOME_WORDS[summary.outcome]}
+                {summary.outcomeReason && ` (${outcomeReasonLabel(summary.outcomeReason)})`}
+              </dd>
+              <dt>Bought by</dt>
+              <dd>
+                {sale
+                  ? `${sale.buyer} for ${formatMoney(sale.price)}${sale.returned ? ' (the sale was returned)' : ''}`
+                  : 'No buyer'}
+              </dd>
+              {duplicate && (
+                <>
+                  <dt>Duplicate of</dt>
+                  <dd className={leads.leadId}>
+                    {duplicate.original ? (
+                      <Link to={journeyPath(duplicate.original)}>Lead {duplicate.original}</Link>
+                    ) : (
+                      'Not recorded'
+                    )}
+                  </dd>
+                </>
+              )}
+              <dt>Trace</dt>
+              <dd>{journey.data.traceId ?? '—'}</dd>
             </dl>
           </section>
-          {admin && !journey.data.erased && <RevealPanel leadId={leadId} />}
+          {admin && !journey.data.erased && (
+            // A new lead (followed from a duplicate) starts with nothing revealed.
+            <RevealPanel key={leadId} leadId={leadId} />
+          )}
           <section className={styles.section} aria-labelledby="lead-timeline-heading">
             <h2 id="lead-timeline-heading">Timeline</h2>
             <ol className={leads.timeline}>
               {journey.data.timeline.map((entry, index) => {
-                const line = journeyLine(entry);
+                const line = journeyLine(entry, duplicate);
                 return (
                   <li key={index}>
                     <time dateTime={entry.at}>{when(entry.at)}</time>
                     <h3>{line.title}</h3>
-                    {line.details.length > 0 && (
+                    {(line.details.length > 0 || line.link) && (
                       <ul className={leads.details}>
                         {line.details.map((detail) => (
                           <li key={detail}>{detail}</li>
                         ))}
+                        {line.link && (
+                          <li>
+                            <Link to={line.link.to}>{line.link.text}</Link>
+                          </li>
+                        )}
                       </ul>
                     )}
                   </li>

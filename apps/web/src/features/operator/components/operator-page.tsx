@@ -83,6 +83,7 @@ export default function OperatorPage() {
     );
   } else if (!account)
     body = <SignInForm oidc={session.data?.oidc === true} provider={session.data?.oidcProvider} />;
+  else if (session.data?.secondFactorNeeded) body = <SecurityPage me={account} required />;
   else {
     body = (
       <Routes>
@@ -134,7 +135,7 @@ export default function OperatorPage() {
             </div>
           )}
         </div>
-        {account && <ConsoleNav account={account} />}
+        {account && !session.data?.secondFactorNeeded && <ConsoleNav account={account} />}
       </header>
       <main className={`container ${styles.main}`}>{body}</main>
     </div>

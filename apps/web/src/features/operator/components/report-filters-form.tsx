@@ -1,14 +1,11 @@
 import { useState } from 'react';
-import { REPORT_MAX_DAYS } from '@funnel/contracts/reports';
+import { LEAD_SOURCES, LEAD_SOURCE_LABELS, REPORT_MAX_DAYS } from '@funnel/contracts/reports';
 import { SelectField } from '@/components/form/select-field';
 import { TextField } from '@/components/form/text-field';
 import type { ReportFilters } from '../utils/report-filters';
 import { DateRangeFields, FiltersForm, useFiltersDraft } from './filters-form';
 
-const SOURCE_OPTIONS = [
-  { value: 'funnel', label: 'Funnel (borrowers)' },
-  { value: 'partner', label: 'Partner API' },
-] as const;
+const SOURCE_OPTIONS = LEAD_SOURCES.map((value) => ({ value, label: LEAD_SOURCE_LABELS[value] }));
 
 function rangeError(from: string, to: string): string | undefined {
   if (!from || !to) return 'Enter both dates.';

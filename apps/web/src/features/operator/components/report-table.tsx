@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
+import { useHorizontalOverflow } from '@/hooks/use-horizontal-overflow';
 import styles from './report-table.module.css';
 
 /** One column of a report table: its header, its cell for a row, and whether it holds text (left-aligned). */
@@ -22,7 +23,10 @@ interface ReportTableProps<R> {
   empty?: ReactNode;
 }
 
-/** A report's table, in a region that scrolls sideways (and can be focused to scroll by keyboard). */
+/**
+ * A report's table, in a region that scrolls sideways (and can be focused to scroll by keyboard); when the table
+ * is wider than its box, a line above it says so and describes the region, and a shadow marks the cut edge.
+ */
 export function ReportTable<R>({
   id,
   caption,
@@ -34,40 +38,56 @@ export function ReportTable<R>({
 }: ReportTableProps<R>) {
   const [head, ...rest] = columns;
   const textClass = (column: ReportColumn<R>) => (column.text ? styles.text : undefined);
+  const box = useRef<HTMLDivElement>(null);
+  const overflowing = useHorizontalOverflow(box);
   return (
-    <div className={styles.tableScroll} role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
-      <table className={`${styles.table} ${styles.stacked}${oneColumn ? ` ${styles.oneColumn}` : ''}`}>
-        <caption id={`${id}-caption`}>{caption}</caption>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th key={column.label} scope="col" className={textClass(column)}>
-                {column.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 && empty !== undefined ? (
+    <>
+      {overflowing && (
+        <p id={`${id}-scroll-hint`} className={styles.scrollHint}>
+          Scroll sideways for all {columns.length} columns: swipe, or select the table and use the arrow keys.
+        </p>
+      )}
+      <div
+        ref={box}
+        className={styles.tableScroll}
+        role="region"
+        aria-labelledby={`${id}-caption`}
+        aria-describedby={overflowing ? `${id}-scroll-hint` : undefined}
+        tabIndex={0}
+      >
+        <table className={`${styles.table} ${styles.stacked}${oneColumn ? ` ${styles.oneColumn}` : ''}`}>
+          <caption id={`${id}-caption`}>{caption}</caption>
+          <thead>
             <tr>
-              <td colSpan={columns.length} className={styles.empty}>
-                {empty}
-              </td>
+              {columns.map((column) => (
+                <th key={column.label} scope="col" className={textClass(column)}>
+                  {column.label}
+                </th>
+              ))}
             </tr>
-          ) : (
-            rows.map((row) => (
-              <tr key={rowKey(row)}>
-                {head && <th scope="row">{head.cell(row)}</th>}
-                {rest.map((column) => (
-                  <td key={column.label} className={textClass(column)} data-label={column.label}>
-                    {column.cell(row)}
-                  </td>
-                ))}
+          </thead>
+          <tbody>
+            {rows.length === 0 && empty !== undefined ? (
+              <tr>
+                <td colSpan={columns.length} className={styles.empty}>
+                  {empty}
+                </td>
               </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
+            ) : (
+              rows.map((row) => (
+                <tr key={rowKey(row)}>
+                  {head && <th scope="row">{head.cell(row)}</th>}
+                  {rest.map((column) => (
+                    <td key={column.label} className={textClass(column)} data-label={column.label}>
+                      {column.cell(row)}
+                    </td>
+                  ))}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }

@@ -2,7 +2,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageHeading } from '@/components/ui/page-heading';
 import { PageLoader } from '@/components/ui/page-loader';
-import { useReport } from '../api/get-report';
+import { useDashboard } from '../api/get-dashboard';
 import {
   filtersFromSearch,
   filtersToSearch,
@@ -70,10 +70,16 @@ function ReportSection<T>({ report, title, filters, query, loading, children }: 
 export function ReportsDashboard() {
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromSearch(search);
-  const funnel = useReport('funnel', filters);
-  const sales = useReport('sales', filters);
-  const buyers = useReport('buyers', filters);
-  const affiliates = useReport('affiliates', filters);
+  const dashboard = useDashboard(filters);
+  const section = <R extends ReportName>(report: R) => ({
+    data: dashboard.data?.[report],
+    error: dashboard.error,
+    isFetching: dashboard.isFetching,
+  });
+  const funnel = section('funnel');
+  const sales = section('sales');
+  const buyers = section('buyers');
+  const affiliates = section('affiliates');
 
   return (
     <>

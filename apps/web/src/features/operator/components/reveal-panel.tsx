@@ -10,23 +10,10 @@ import { TextField } from '@/components/form/text-field';
 import { Button } from '@/components/ui/button';
 import { ApiRequestError } from '@/lib/api-request-error';
 import { useRevealLeadField } from '../api/reveal-lead-field';
+import { FIELD_LABELS } from '../utils/revealable-field-labels';
 import { messageOf } from './sign-in-form';
 import styles from './operator.module.css';
 import leads from './leads.module.css';
-
-const FIELD_LABELS: Record<RevealableField, string> = {
-  firstName: 'First name',
-  lastName: 'Last name',
-  email: 'Email',
-  phone: 'Phone',
-  streetAddress: 'Street address',
-  employerName: 'Employer',
-  employerPhone: 'Work phone',
-  socialSecurityNumber: 'SSN (last four)',
-  bankAccount: 'Bank account (last four)',
-  routingNumber: 'Routing number (last four)',
-  licenseID: 'Licence number (last four)',
-};
 
 const OPTIONS = REVEALABLE_FIELDS.map((value) => ({ value, label: FIELD_LABELS[value] }));
 

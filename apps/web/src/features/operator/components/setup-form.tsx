@@ -42,7 +42,10 @@ export function SetupForm() {
         </p>
       ) : (
         <form onSubmit={submit} noValidate>
-          <p className={styles.lead}>Choose a password of at least 12 characters. This link works once.</p>
+          <p className={styles.lead}>
+            Choose a password of at least 12 characters that is hard to guess: a phrase of several unrelated
+            words works well. This link works once.
+          </p>
           <TextField
             id="setup-password"
             label="New password"

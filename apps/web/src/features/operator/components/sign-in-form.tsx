@@ -6,6 +6,7 @@ import { PageHeading } from '@/components/ui/page-heading';
 import { ApiRequestError } from '@/lib/api-request-error';
 import { useSignIn } from '../api/operator-session';
 import { CodeField } from './code-field';
+import { LinkAccountForm } from './link-account-form';
 import styles from './operator.module.css';
 
 export function messageOf(error: Error): string {
@@ -14,17 +15,31 @@ export function messageOf(error: Error): string {
 }
 
 /**
- * Sign-in with the operator's own account: email and password, then the code of their authenticator app when a
- * second factor is enrolled (the BFF asks for it with `fields.code`). The session cookie is HttpOnly (ADR 0021).
+ * Sign-in with the operator's own account: email, password and, when a second factor is enrolled, the code of
+ * their authenticator app or a recovery code. The BFF answers the same for anything wrong, so the code field is
+ * always there (ADR 0023). The session cookie is HttpOnly (ADR 0021). Back from the identity provider with
+ * `?signIn=link`, the person first proves the console account their email names.
  */
 export function SignInForm({ oidc, provider }: { oidc: boolean; provider?: string | undefined }) {
+  const [params] = useSearchParams();
+  if (oidc && params.get('signIn') === 'link') return <LinkAccountForm provider={provider} />;
+  return <PasswordSignIn oidc={oidc} provider={provider} refused={params.get('signIn') === 'refused'} />;
+}
+
+function PasswordSignIn({
+  oidc,
+  provider,
+  refused,
+}: {
+  oidc: boolean;
+  provider: string | undefined;
+  refused: boolean;
+}) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
-  const [askCode, setAskCode] = useState(false);
   const [missing, setMissing] = useState<string | undefined>();
   const signIn = useSignIn();
-  const [params] = useSearchParams();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -33,19 +48,10 @@ export function SignInForm({ oidc, provider }: { oidc: boolean; provider?: strin
       return;
     }
     setMissing(undefined);
-    signIn.mutate(
-      { email: email.trim(), password, ...(askCode && code.trim() ? { code: code.trim() } : {}) },
-      {
-        onError: (error) => {
-          if (error instanceof ApiRequestError && error.fields.code) setAskCode(true);
-        },
-      },
-    );
+    signIn.mutate({ email: email.trim(), password, ...(code.trim() ? { code: code.trim() } : {}) });
   }
 
-  const failure = signIn.error instanceof ApiRequestError ? signIn.error : undefined;
-  const codeError = askCode && failure?.fields.code ? failure.fields.code : undefined;
-  const error = missing ?? (signIn.error && !codeError ? messageOf(signIn.error) : undefined);
+  const error = missing ?? (signIn.error ? messageOf(signIn.error) : undefined);
   return (
     <section className={styles.signIn} aria-labelledby="operator-sign-in">
       <PageHeading id="operator-sign-in" documentTitle="Operator sign-in">
@@ -70,23 +76,23 @@ export function SignInForm({ oidc, provider }: { oidc: boolean; provider?: strin
           onValueChange={setPassword}
           error={error}
         />
-        {askCode && (
-          <CodeField
-            id="operator-code"
-            label="Code from your authenticator app"
-            value={code}
-            onValueChange={setCode}
-            error={codeError}
-          />
-        )}
+        <CodeField
+          id="operator-code"
+          label="Code from your authenticator app"
+          hint="Once you have set up a second factor. Lost your phone? Enter one of your recovery codes."
+          recovery
+          value={code}
+          onValueChange={setCode}
+          error={undefined}
+        />
         <Button type="submit" busy={signIn.isPending} busyLabel="Signing in…" wide>
           Sign in
         </Button>
       </form>
-      {oidc && params.get('signIn') === 'refused' && (
+      {oidc && refused && (
         <p className={styles.failed} role="alert">
-          Your organisation’s account was not let in: it is in no group with a console role, or it is disabled
-          here.
+          Your organisation’s account was not let in: it is in no group with a console role, it is disabled
+          here, or its email names a console account it may not open.
         </p>
       )}
       {oidc && (

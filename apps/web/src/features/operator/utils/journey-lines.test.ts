@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JourneyEntry } from '@funnel/contracts/lead-journey';
-import { journeyLine } from './journey-lines';
+import { duplicateOf, journeyLine } from './journey-lines';
 
 const AT = '2026-10-05T16:31:00.000Z';
 const base = { eventId: 'lead-1.x', leadId: 'lead-0123456789abcdef', at: AT };
@@ -100,8 +100,96 @@ describe("a lead's timeline in an operator's words", () => {
       }),
     ).toEqual({
       title: 'Returned by network',
-      details: ['Reason: invalid contact', 'Revenue reversed $40.50', "Approved by the buyer's return rule"],
+      details: [
+        'Reason: Phone or email does not reach the borrower',
+        'Revenue reversed $40.50',
+        "Approved by the buyer's return rule",
+      ],
     });
+  });
+
+  it('names the operator who approved a return and the manager who reversed one', () => {
+    const approved = journeyLine({
+      kind: 'event',
+      at: AT,
+      event: {
+        ...base,
+        type: 'returned',
+        returnId: 'ret-2',
+        buyer: 'network',
+        attemptKey: 'lead-0123456789abcdef-1',
+        reason: 'fraud',
+        price: 40.5,
+        approvedBy: 'operator',
+        operator: 'max@example.com',
+        filedAt: AT,
+      },
+    });
+    expect(approved.details).toEqual([
+      'Reason: Fraud (identity stolen or made up)',
+      'Revenue reversed $40.50',
+      'Approved by max@example.com',
+    ]);
+    const reversed = journeyLine({
+      kind: 'event',
+      at: AT,
+      event: {
+        ...base,
+        type: 'return_reversed',
+        returnId: 'ret-2',
+        buyer: 'network',
+        attemptKey: 'lead-0123456789abcdef-1',
+        from: 'approved',
+        to: 'reversed',
+        price: 40.5,
+        reason: 'Buyer withdrew it (ticket 12)',
+        operator: 'max@example.com',
+      },
+    });
+    expect(reversed.details.at(-1)).toBe('By max@example.com');
+  });
+
+  it('shows the loan reason and state as the funnel labels them, not their codes', () => {
+    const line = journeyLine({
+      kind: 'event',
+      at: AT,
+      event: { ...base, type: 'created', source: 'funnel', amount: 1000, loanReason: 'MEDICAL', state: 'TX' },
+    });
+    expect(line.details).toEqual(['Amount $1,000.00', 'Reason Medical Expenses', 'State Texas']);
+  });
+
+  it("says a duplicate borrower's lead was never sent to buyers, and links the lead they applied with first", () => {
+    const outcome: JourneyEntry = {
+      kind: 'event',
+      at: AT,
+      event: {
+        ...base,
+        type: 'outcome',
+        outcome: 'no_lender',
+        reason: 'duplicate',
+        secondsToDecision: 0,
+        duplicateOf: 'lead-original-0123456789',
+      },
+    };
+    const submitted: JourneyEntry = {
+      kind: 'event',
+      at: AT,
+      event: { ...base, type: 'submitted', source: 'funnel' },
+    };
+    const duplicate = duplicateOf([submitted, outcome]);
+    expect(duplicate).toEqual({ original: 'lead-original-0123456789' });
+    expect(journeyLine(submitted, duplicate).title).toBe('Submitted: not sent to buyers');
+    expect(journeyLine(outcome, duplicate)).toEqual({
+      title: 'Outcome: No lender',
+      details: ['Duplicate borrower (not sent)', 'Decided in 0 s'],
+      link: {
+        to: '/operator/leads/lead-original-0123456789',
+        text: 'Original lead lead-original-0123456789',
+      },
+    });
+    // Any other lead was sent.
+    expect(duplicateOf([submitted])).toBeUndefined();
+    expect(journeyLine(submitted).title).toBe('Submitted to buyers');
   });
 
   it("tells a manager's reversal of a return, with the reason, and the payout restored", () => {
@@ -148,6 +236,7 @@ describe("a lead's timeline in an operator's words", () => {
       },
     });
     expect(line.title).toBe('Consent given');
+    expect(line.details[0]).toBe('Button “Request Funds”, text version 2026-11');
     expect(line.details).toContain('Evidence kept until 2031-10-05');
     expect(line.details).toContain('TrustedForm certificate kept');
   });

@@ -1,15 +1,41 @@
+import { RETURN_REASON_LABELS } from '@funnel/contracts/buyer-api';
+import { SUBMIT_BUTTONS } from '@funnel/contracts/consent';
 import type { JourneyEntry } from '@funnel/contracts/lead-journey';
 import type { AttemptRanking, DeliveryChannel } from '@funnel/contracts/lead-events';
-import type { Outcome } from '@funnel/contracts/lead-outcome';
+import { DUPLICATE_REASON, type Outcome } from '@funnel/contracts/lead-outcome';
+import { LOAN_REASONS, US_STATES, labelFor } from '@funnel/contracts/options';
 import { FUNNEL_POSITION_LABELS } from '@funnel/contracts/reports';
 import { formatMoney } from './number-format';
 import { outcomeReasonLabel } from './outcome-reason-labels';
 
-/** One line of a lead's timeline in an operator's words: what happened, then its particulars. */
+/** One line of a lead's timeline in an operator's words: what happened, its particulars, and where to go next. */
 export interface JourneyLine {
   title: string;
   details: string[];
+  /** Another lead's journey this line refers to (a duplicate's original). */
+  link?: { to: string; text: string };
 }
+
+/**
+ * A duplicate borrower's lead: submitted, never sent to buyers; `original` is the lead they applied with first
+ * (unknown for a lead recorded before its outcome named it).
+ */
+export interface DuplicateOf {
+  original: string | undefined;
+}
+
+/** Whether the journey is a duplicate borrower's (its outcome says so), and of which lead. */
+export function duplicateOf(timeline: readonly JourneyEntry[]): DuplicateOf | undefined {
+  for (const entry of timeline) {
+    if (entry.kind === 'event' && entry.event.type === 'outcome' && entry.event.reason === DUPLICATE_REASON) {
+      return { original: entry.event.duplicateOf };
+    }
+  }
+  return undefined;
+}
+
+/** Where a lead's journey is in the console. */
+export const journeyPath = (leadId: string) => `/operator/leads/${encodeURIComponent(leadId)}`;
 
 export const OUTCOME_WORDS: Record<Outcome, string> = {
   pending: 'Pending',
@@ -51,17 +77,25 @@ function rankingWords(r: AttemptRanking): string {
 
 const words = (code: string) => code.replaceAll('_', ' ');
 
+/** The label the funnel shows for a loan reason or a state; a code it does not list shows as recorded. */
+const BUTTON_LABELS: ReadonlyMap<string, string> = new Map(Object.entries(SUBMIT_BUTTONS));
+const loanReasonLabel = (code: string) => labelFor<string>(LOAN_REASONS, code) ?? code;
+const stateLabel = (code: string) => labelFor<string>(US_STATES, code) ?? code;
+
 const present = (...parts: Array<string | false | null | undefined>): string[] =>
   parts.filter((part): part is string => typeof part === 'string' && part !== '');
 
-/** Describes a timeline entry; an event this page does not know yet shows its kind and fields as recorded. */
-export function journeyLine(entry: JourneyEntry): JourneyLine {
+/**
+ * Describes a timeline entry; an event this page does not know yet shows its kind and fields as recorded.
+ * `duplicate`: the lead was a duplicate borrower's ({@link duplicateOf}), so it was submitted but never sent.
+ */
+export function journeyLine(entry: JourneyEntry, duplicate?: DuplicateOf): JourneyLine {
   if (entry.kind === 'consent') {
     const { consent } = entry;
     return {
       title: 'Consent given',
       details: present(
-        `Button ${consent.button}, text version ${consent.version}`,
+        `Button “${BUTTON_LABELS.get(consent.button) ?? consent.button}”, text version ${consent.version}`,
         `Page ${consent.pageUrl}`,
         consent.partnerListVersion && `Partner list ${consent.partnerListVersion}`,
         consent.trustedForm ? 'TrustedForm certificate kept' : 'No TrustedForm certificate',
@@ -86,14 +120,19 @@ export function journeyLine(entry: JourneyEntry): JourneyLine {
           event.affiliate && `Affiliate ${event.affiliate}`,
           event.clickId && `Click id ${event.clickId}`,
           event.amount !== undefined && `Amount ${formatMoney(event.amount)}`,
-          event.loanReason && `Reason ${event.loanReason}`,
-          event.state && `State ${event.state}`,
+          event.loanReason && `Reason ${loanReasonLabel(event.loanReason)}`,
+          event.state && `State ${stateLabel(event.state)}`,
         ),
       };
     case 'step_completed':
       return { title: `Answered: ${FUNNEL_POSITION_LABELS[event.step]}`, details: [] };
     case 'submitted':
-      return { title: 'Submitted to buyers', details: [] };
+      return duplicate
+        ? {
+            title: 'Submitted: not sent to buyers',
+            details: ['The same borrower had applied within the duplicate window'],
+          }
+        : { title: 'Submitted to buyers', details: [] };
     case 'buyer_attempt':
       return {
         title: `${event.buyer} ${ATTEMPT_WORDS[event.result] ?? event.result}`,
@@ -112,16 +151,22 @@ export function journeyLine(entry: JourneyEntry): JourneyLine {
         title: `Outcome: ${OUTCOME_WORDS[event.outcome]}`,
         details: present(
           event.reason && outcomeReasonLabel(event.reason),
+          event.reason === DUPLICATE_REASON &&
+            !event.duplicateOf &&
+            'The lead they applied with first was not recorded',
           event.redirectHost && `Sent to ${event.redirectHost}`,
           event.partnerOffer && "Shown a partner's offer",
           event.secondsToDecision !== undefined && `Decided in ${Math.round(event.secondsToDecision)} s`,
         ),
+        ...(event.duplicateOf
+          ? { link: { to: journeyPath(event.duplicateOf), text: `Original lead ${event.duplicateOf}` } }
+          : {}),
       };
     case 'return_queued':
       return {
         title: `${event.buyer} asked to return it`,
         details: [
-          `Reason: ${words(event.reason)}`,
+          `Reason: ${RETURN_REASON_LABELS[event.reason]}`,
           `Price ${formatMoney(event.price)}`,
           'Waiting for an operator',
         ],
@@ -130,9 +175,11 @@ export function journeyLine(entry: JourneyEntry): JourneyLine {
       return {
         title: `Returned by ${event.buyer}`,
         details: [
-          `Reason: ${words(event.reason)}`,
+          `Reason: ${RETURN_REASON_LABELS[event.reason]}`,
           `Revenue reversed ${formatMoney(event.price)}`,
-          event.approvedBy === 'rule' ? "Approved by the buyer's return rule" : 'Approved by an operator',
+          event.approvedBy === 'rule'
+            ? "Approved by the buyer's return rule"
+            : `Approved by ${event.operator ?? 'an operator (not recorded)'}`,
         ],
       };
     case 'return_rejected':
@@ -148,12 +195,13 @@ export function journeyLine(entry: JourneyEntry): JourneyLine {
           event.from === 'approved'
             ? `Return by ${event.buyer} reversed: the sale stands`
             : `Refused return by ${event.buyer} reversed: approved`,
-        details: [
+        details: present(
           event.from === 'approved'
             ? `Revenue restored ${formatMoney(event.price)}`
             : `Revenue reversed ${formatMoney(event.price)}`,
           `Why: ${event.reason}`,
-        ],
+          event.operator && `By ${event.operator}`,
+        ),
       };
     case 'payout_restored':
       return {

@@ -1,0 +1,1 @@
+export function unsupportedNode(version: string, engines: string): string | undefined;
