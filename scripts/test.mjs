@@ -19,7 +19,7 @@ import { findChromium } from './chromium.mjs';
 import { hostState, hostStateChanges } from './host-state.mjs';
 import { runStages, selectStages } from './stage-runner.mjs';
 import { processWatch, startTestServices } from './test-processes.mjs';
-import { vitestFailures } from './vitest-failures.mjs';
+import { errorsOutsideTests, vitestFailures } from './vitest-failures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const reportDir = path.join(root, '.data', 'test-reports');
@@ -129,12 +129,19 @@ const stages = [
         `--outputFile.json=${vitestReport}`,
       ],
     },
-    after() {
+    after(status) {
       if (!existsSync(vitestReport)) return;
       const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
       passed += report.numPassedTests;
       count('vitest', report.numFailedTests);
-      failures.push(...vitestFailures(vitestReport, root));
+      const listed = vitestFailures(vitestReport, root);
+      failures.push(...listed);
+      // Every test passed but the run failed: an error outside the tests, which only the output names.
+      if (status !== 0 && listed.length === 0) {
+        failures.push(
+          ...errorsOutsideTests(path.join(reportDir, 'vitest.log')).map((line) => `vitest: ${line}`),
+        );
+      }
     },
   },
   {
