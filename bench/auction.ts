@@ -21,13 +21,17 @@
 // Printed: net revenue per lead, sold rate and decision time p50/p95 of each. Goals: (c) ≥ 1.2× (a) and ≥ 1.05×
 // (b) in net revenue per lead; (c)'s p95 ≤ (a)'s; no ping with a field beyond the allow-list; no cap exceeded;
 // no attempt repeated at a buyer; every lead decided before its deadline.
+// BENCH_SABOTAGE=auction gives (c) a buyers file whose ping round lasts 200 ms, learning period included: less the
+// 100 ms a bid needs to come back, the ping buyers get 100 ms to answer, under what they take (100-400 ms), so (c)
+// never holds a bid and sells only down the direct-post ladders. (a) and (b) are unchanged. Both revenue goals
+// must fail: about 1.0× (a) and 0.8× (b).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
-import { BuyersFileSchema, type BuyerInput } from '@funnel/contracts/buyers';
+import { BuyersFileSchema, DEFAULT_ROUND_MS, type BuyerInput } from '@funnel/contracts/buyers';
 import {
   SandboxBuyersStatsSchema,
   SandboxPingRecordingSchema,
@@ -39,7 +43,7 @@ import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { LeadStore } from '@funnel/lead-store/lead-store';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
-import { benchSeed, smoke } from './lib/bench-options.js';
+import { benchSeed, sabotaged, smoke } from './lib/bench-options.js';
 import { withServices, type Service } from './lib/processes.js';
 import { fmt, recordSeed, report } from './lib/report.js';
 import { leadProfiles, seeded, submitLeads, waitForOutcomes, type Decided } from './lib/seeded-leads.js';
@@ -67,6 +71,8 @@ const ARRIVALS_PER_SECOND = 20;
 const KILL = { kill: true };
 const latency = { latencyMinMs: 100, latencyMaxMs: 400 };
 const pingPost = { protocol: 'ping-post', bidTtlMs: 1500, ...latency } as const;
+/** The bad product's ping round (see the header): no ping buyer answers within it. */
+const SABOTAGED_ROUND_MS = 200;
 
 const SANDBOX_BUYERS: SandboxBuyerInput[] = [
   { id: 'high-bidder', ...pingPost, seed: 31, bidRate: 0.9, bidMin: 60, bidMax: 95, acceptShare: 0.5 },
@@ -227,7 +233,12 @@ await withServices(async (track) => {
   /** One setup: its buyers file, two workers, its leads, the returns played, the sales counted. */
   async function runSetup(
     name: string,
-    file: { mode: 'waterfall' | 'auction'; rankBy?: 'price' | 'expected-value'; schema: string },
+    file: {
+      mode: 'waterfall' | 'auction';
+      rankBy?: 'price' | 'expected-value';
+      roundMs?: number;
+      schema: string;
+    },
     leads: number,
     options: { kill: boolean },
   ): Promise<SetupResult> {
@@ -239,6 +250,7 @@ await withServices(async (track) => {
       mode: file.mode,
       // A 5 s return window (the script returns within about a second), records read every 2 s.
       auction: {
+        roundMs: file.roundMs ?? DEFAULT_ROUND_MS,
         rankBy: file.rankBy ?? 'expected-value',
         windowMs: 3_600_000,
         returnWindowMs: 5000,
@@ -323,11 +335,15 @@ await withServices(async (track) => {
       KILL,
     );
     // (c) learns first: its own leads, on the priors at the start, into the schema its measured run reads.
-    const cSchema = await newSchema('bench_c');
-    await runSetup('learning', { mode: 'auction', schema: cSchema }, LEARNING_LEADS, { kill: false });
+    const cFile = {
+      mode: 'auction',
+      roundMs: sabotaged('auction') ? SABOTAGED_ROUND_MS : DEFAULT_ROUND_MS,
+      schema: await newSchema('bench_c'),
+    } as const;
+    await runSetup('learning', cFile, LEARNING_LEADS, { kill: false });
     // Every learning sale settled (past the 5 s return window) and read by the workers (every 2 s) before (c).
     await new Promise((r) => setTimeout(r, 7000));
-    const c = await runSetup('by-value', { mode: 'auction', schema: cSchema }, LEADS, KILL);
+    const c = await runSetup('by-value', cFile, LEADS, KILL);
 
     const net = (r: SetupResult) => r.sales.reduce((sum, s) => sum + (s.returned ? 0 : s.price), 0) / LEADS;
     const line = (r: SetupResult) => {

@@ -8,8 +8,13 @@
 // Goals: a console request is paced by a person, and the entry is committed (synchronous_commit on) so it
 // survives a crash: a few milliseconds are its price. Median ≤ +5 ms, p99 ≤ +50 ms.
 // Uses the machine's PostgreSQL (TEST_DATABASE_URL) in a schema of its own, dropped after, and REDIS_URL.
+// BENCH_SABOTAGE=audit-cost adds, in that schema, a BEFORE INSERT trigger on operator_audit standing for a
+// synchronous copy of each entry to a remote archive: 20 ms an entry, 200 ms every 50th (the archive flushing its
+// batch). Only the audited app writes entries, so the app without the audit is untouched; both goals must fail
+// (median about +20 ms, p99 about +200 ms).
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { sql } from 'kysely';
 import { pino } from 'pino';
 import { migrate, openDatabase } from '@funnel/db/database';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
@@ -17,7 +22,7 @@ import { deleteKeys } from '@funnel/testing/redis-keys';
 import { buildApp } from '../apps/bff/src/app.js';
 import { loadEnv } from '../apps/bff/src/env.js';
 import { loadReferenceData } from '../apps/bff/src/reference-data/reference-data.js';
-import { rounds, smoke } from './lib/bench-options.js';
+import { rounds, sabotaged, smoke } from './lib/bench-options.js';
 import { fmt, report } from './lib/report.js';
 import { median, percentile } from './lib/stats.js';
 
@@ -34,6 +39,18 @@ const REQUESTS_MEASURED = [
 const schema = testSchema('bench_audit');
 const db = openDatabase({ url: testDatabaseUrl(), schema });
 await migrate(db, schema);
+if (sabotaged('audit-cost')) {
+  // The bad product: every entry waits on a remote archive before it is written (see the header).
+  await sql`
+    create function bench_archive_entry() returns trigger language plpgsql as $$
+    begin
+      perform pg_sleep(case when new.audit_id % 50 = 0 then 0.2 else 0.02 end);
+      return new;
+    end $$`.execute(db);
+  await sql`
+    create trigger bench_archive_entry before insert on operator_audit
+    for each row execute function bench_archive_entry()`.execute(db);
+}
 const logger = pino({ level: 'silent' });
 const referenceData = await loadReferenceData(process.env.REFERENCE_DATA_DIR, logger);
 const keyPrefix = `bench-audit-${randomBytes(4).toString('hex')}:`;

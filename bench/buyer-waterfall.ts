@@ -13,6 +13,9 @@
 // The waterfall runs on two workers; one is SIGKILLed once a third of its leads are decided, and started again.
 // Printed: sold rate and revenue per lead of each setup and their ratio (goal ≥ 1.3×); the share of leads
 // decided before their deadline; caps exceeded (0); attempts repeated at a buyer (0).
+// BENCH_SABOTAGE=buyer-waterfall gives the waterfall its buyers file with the tiers reversed: subprime-market asked
+// first sells every lead it wants (about 42 %), two in three of them for under $6, lead-network gets what is left
+// and prime-market comes last. The single network is unchanged; revenue per lead must fail its 1.3× (about 1.15×).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,7 +24,7 @@ import { SandboxBuyersStatsSchema, type SandboxBuyerInput } from '@funnel/contra
 import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { LeadStore } from '@funnel/lead-store/lead-store';
-import { benchSeed, smoke } from './lib/bench-options.js';
+import { benchSeed, sabotaged, smoke } from './lib/bench-options.js';
 import { REPO_ROOT, withServices, type Service } from './lib/processes.js';
 import { fmt, recordSeed, report } from './lib/report.js';
 import { leadProfiles, submitLeads, waitForOutcomes } from './lib/seeded-leads.js';
@@ -70,10 +73,15 @@ await withServices(async (track) => {
   );
 
   const example = BuyersFileSchema.parse(readJson('config/buyers.example.json'));
+  // The bad product (see the header): the example's tiers reversed, its last buyer asked first.
+  const tiers = example.buyers.map((buyer) => buyer.tier);
+  const tierOf = (tier: number) =>
+    sabotaged('buyer-waterfall') ? Math.min(...tiers) + Math.max(...tiers) - tier : tier;
   const buyers: BuyersFile = {
     ...example,
     buyers: example.buyers.map((buyer) => ({
       ...buyer,
+      tier: tierOf(buyer.tier),
       baseUrl: `${sandbox.url}/buyers/${buyer.id}`,
       ...(buyer.id === 'prime-market' ? { caps: { ...buyer.caps, perHour: PRIME_CAP_PER_HOUR } } : {}),
     })),

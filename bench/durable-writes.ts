@@ -2,10 +2,12 @@
 // The same BFF from source twice, against one primary with one replica: REDIS_WAIT_REPLICAS=1 (product) against
 // REDIS_WAIT_REPLICAS=0 (baseline), alternated round by round. Figures: the step save and the partner post, each
 // saturated at 50 connections (req/s), and the step save's p99 at half the baseline's capacity.
+// BENCH_SABOTAGE=durable-writes runs the waiting BFF alone with V8's JIT off (`--jitless`), a build several times
+// slower at everything it computes: both req/s ratios and the paced p99 must then miss their goals.
 import { randomBytes, createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { borrowerLead } from '@funnel/testing/lead-traffic';
-import { loadSeconds, rounds } from './lib/bench-options.js';
+import { loadSeconds, rounds, sabotaged } from './lib/bench-options.js';
 import { createLeadSession } from './lib/funnel-client.js';
 import { load, type LoadResult } from './lib/load.js';
 import { withServices } from './lib/processes.js';
@@ -35,15 +37,19 @@ await withServices(async (track) => {
     ['nowait', '0'],
   ] as const) {
     const { url } = track(
-      await startBaseline('bff-sealing.ts', {
-        ...bffEnv({
-          redisUrl: primary.url,
-          secrets,
-          env: { REDIS_WAIT_REPLICAS: replicas, REDIS_WAIT_TIMEOUT_MS: '1000', PARTNER_API_KEYS: keyEntry },
-        }),
-        // Today's default set, so the two differ only in the wait.
-        BENCH_SEALED: 'all',
-      }),
+      await startBaseline(
+        'bff-sealing.ts',
+        {
+          ...bffEnv({
+            redisUrl: primary.url,
+            secrets,
+            env: { REDIS_WAIT_REPLICAS: replicas, REDIS_WAIT_TIMEOUT_MS: '1000', PARTNER_API_KEYS: keyEntry },
+          }),
+          // Today's default set, so the two differ only in the wait.
+          BENCH_SEALED: 'all',
+        },
+        { nodeArgs: side === 'wait' && sabotaged('durable-writes') ? ['--jitless'] : [] },
+      ),
     );
     targets[side] = {
       step: {

@@ -9,15 +9,19 @@
 // Chromium runs on every core (the BFF stays pinned to its own): Lighthouse's simulation multiplies each observed
 // main-thread task by 4, and a browser squeezed onto the one core scripts/bench.mjs pins a benchmark to (browser,
 // network and renderer processes, V8's compile and GC threads together) made its tasks 2–3× their thread time.
+// BENCH_SABOTAGE=lighthouse measures a bad build: the app's pages (not the one-form page) load a 1 MB classic
+// script in <head> that blocks their first paint and, after load, holds the main thread for 250 ms
+// (lib/sabotage/render-blocking-script.ts). Performance, LCP and TBT must fail on /start and /lgname.
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { smoke } from './lib/bench-options.js';
+import { sabotaged, smoke } from './lib/bench-options.js';
 import { createLeadSession } from './lib/funnel-client.js';
 import { REPO_ROOT, onEveryCpu, withServices } from './lib/processes.js';
 import { fmt, report } from './lib/report.js';
+import { addRenderBlockingScript } from './lib/sabotage/render-blocking-script.js';
 import { threadTimeTbt } from './lib/thread-time-tbt.js';
 import { benchSecrets, startBff, startRedis } from './lib/services.js';
 import { median } from './lib/stats.js';
@@ -47,22 +51,27 @@ let reportCount = 0;
 
 const webCopy = mkdtempSync(path.join(tmpdir(), 'bench-web-'));
 cpSync(path.join(REPO_ROOT, 'apps/web/dist'), webCopy, { recursive: true });
+if (sabotaged('lighthouse')) addRenderBlockingScript(webCopy);
 cpSync(path.join(REPO_ROOT, 'bench/baselines/one-form.html'), path.join(webCopy, BASELINE_PAGE));
 const compareCopy = COMPARE_DIST ? mkdtempSync(path.join(tmpdir(), 'bench-web-compare-')) : undefined;
 if (COMPARE_DIST && compareCopy) cpSync(COMPARE_DIST, compareCopy, { recursive: true });
 
-/** Chromium, started on every CPU (see the top of this file) through a two-line wrapper when taskset exists. */
-function chromiumOnEveryCpu(): string {
+/**
+ * Chromium, started on every CPU (see the top of this file) through a two-line wrapper in `dir` when taskset
+ * exists.
+ */
+function chromiumOnEveryCpu(dir: string): string {
   const prefix = onEveryCpu();
   if (prefix.length === 0) return CHROMIUM;
-  const wrapper = path.join(mkdtempSync(path.join(tmpdir(), 'bench-chromium-')), 'chromium');
+  const wrapper = path.join(dir, 'chromium');
   writeFileSync(wrapper, `#!/bin/sh\nexec ${[...prefix, CHROMIUM].join(' ')} "$@"\n`);
   chmodSync(wrapper, 0o755);
   return wrapper;
 }
 
+const wrapperDir = mkdtempSync(path.join(tmpdir(), 'bench-chromium-'));
 const chrome = await launch({
-  chromePath: chromiumOnEveryCpu(),
+  chromePath: chromiumOnEveryCpu(wrapperDir),
   chromeFlags: [
     '--headless',
     '--no-sandbox',
@@ -169,5 +178,6 @@ try {
 } finally {
   chrome.kill();
   rmSync(webCopy, { recursive: true, force: true });
+  rmSync(wrapperDir, { recursive: true, force: true });
   if (compareCopy) rmSync(compareCopy, { recursive: true, force: true });
 }

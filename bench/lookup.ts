@@ -1,7 +1,9 @@
 // Rate-limited lookup: GET /api/v1/lookup/zip/10001 with the Redis rate limiter on (never tripping), against
 // the same route of the same build with every limit off (RATE_LIMIT_ENABLED=false): what the limiter costs.
 // For information, also against a bare Fastify route giving the same answer: what the whole route costs.
-import { loadSeconds, rounds } from './lib/bench-options.js';
+// BENCH_SABOTAGE=lookup runs the limited BFF alone with V8's JIT off (`--jitless`), a build several times slower
+// at everything it computes: the limiter's ratio must then miss its ≥ 0.7× goal.
+import { loadSeconds, rounds, sabotaged } from './lib/bench-options.js';
 import { load } from './lib/load.js';
 import { withServices } from './lib/processes.js';
 import { fmt, report } from './lib/report.js';
@@ -11,7 +13,9 @@ import { median } from './lib/stats.js';
 await withServices(async (track) => {
   const redis = track(await startRedis());
   const secrets = benchSecrets();
-  const limited = track(await startBff({ redisUrl: redis.url, secrets }));
+  const limited = track(
+    await startBff({ redisUrl: redis.url, secrets, nodeArgs: sabotaged('lookup') ? ['--jitless'] : [] }),
+  );
   const unlimited = track(
     await startBff({ redisUrl: redis.url, secrets, env: { RATE_LIMIT_ENABLED: 'false' } }),
   );

@@ -2,8 +2,11 @@
 // holding hijacked SSE responses the same way. Figure: memory (RSS) per held connection, product ÷ baseline,
 // each read after a full garbage collection forced through the inspector. A stream that fails to open, or that
 // the server drops while held, is counted at its level and fails that level's "held" goal.
+// BENCH_SABOTAGE=sse-connections starts the product BFF (not the bare server) with a preload
+// (lib/sabotage/leaky-event-streams.ts) that makes each open event stream hold 64 KiB more: "RSS per connection
+// ≤ 1.5×" must fail. Every stream is still held, so the "held" goals stay met.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { smoke } from './lib/bench-options.js';
+import { sabotaged, smoke } from './lib/bench-options.js';
 import { openEventStream, openEventStreams, type EventStream } from './lib/event-stream.js';
 import { createLeadSessions, leadIdOf } from './lib/funnel-client.js';
 import { withServices, type Service } from './lib/processes.js';
@@ -13,10 +16,19 @@ import { benchSecrets, startBaseline, startBff, startRedis } from './lib/service
 
 const LEVELS = smoke ? [100, 200] : [1_000, 5_000, 10_000];
 const SETTLE_MS = smoke ? 200 : 3_000;
+/** The bad build's Node flags (see the top of this file). */
+const LEAKY_STREAMS = ['--import', new URL('./lib/sabotage/leaky-event-streams.ts', import.meta.url).href];
 
 await withServices(async (track) => {
   const redis = track(await startRedis());
-  const bff = track(await startBff({ redisUrl: redis.url, secrets: benchSecrets(), inspect: true }));
+  const bff = track(
+    await startBff({
+      redisUrl: redis.url,
+      secrets: benchSecrets(),
+      inspect: true,
+      nodeArgs: sabotaged('sse-connections') ? LEAKY_STREAMS : [],
+    }),
+  );
   const bare = track(await startBaseline('bare-sse.ts', { REDIS_URL: redis.url }, { inspect: true }));
   const cookies = await createLeadSessions(bff.url, LEVELS.at(-1)!);
 

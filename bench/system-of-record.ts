@@ -5,18 +5,22 @@
 // - the 30-day funnel report for one affiliate over 1,000,000 events (the report reads the summary and steps the
 //   drain keeps, never the events).
 // Uses the machine's PostgreSQL (TEST_DATABASE_URL or 127.0.0.1:5432/test) in a schema of its own, dropped after.
+// BENCH_SABOTAGE=system-of-record runs a bad system of record against the same baseline: the drainer takes one
+// event per batch (a stream read, a transaction and an acknowledgement per event), and the report reads no kept
+// summary or steps but derives both from the events at every query (`lead_summary` and `lead_steps` as views over
+// `lead_events`, answering the same report). Both judged figures must fail: the drain ratio and the report's 1 s.
 import { Redis } from 'ioredis';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { pino } from 'pino';
 import type { LeadEvent } from '@funnel/contracts/lead-events';
 import { ReportQuerySchema } from '@funnel/contracts/reports';
 import { STEP_NAMES } from '@funnel/contracts/steps';
-import { migrate, openDatabase } from '@funnel/db/database';
+import { migrate, openDatabase, type Database } from '@funnel/db/database';
 import { funnelReport } from '@funnel/db/reports';
 import { EventOutbox, eventId } from '@funnel/lead-store/event-outbox';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { startEventDrainer } from '../apps/worker/src/system-of-record/event-drainer.js';
-import { rounds, smoke } from './lib/bench-options.js';
+import { rounds, sabotaged, smoke } from './lib/bench-options.js';
 import { withServices } from './lib/processes.js';
 import { report } from './lib/report.js';
 import { startRedis } from './lib/services.js';
@@ -25,6 +29,30 @@ import { median } from './lib/stats.js';
 const DRAIN_EVENTS = smoke ? 5_000 : 100_000;
 const REPORT_LEADS = smoke ? 3_000 : 75_000;
 const BATCH = 500;
+const SABOTAGED = sabotaged('system-of-record');
+
+/**
+ * The bad product's report data: no summary or steps kept, both derived from the events whenever the report reads
+ * them. The tables the drain keeps give way to views of the same names, so the product's report runs unchanged.
+ */
+async function summaryFromEvents(db: Kysely<Database>): Promise<void> {
+  await sql`drop table lead_summary, lead_steps`.execute(db);
+  await sql`
+    create view lead_summary as
+    select lead_id,
+           min(at) filter (where type = 'created') as created_at,
+           min(data->>'source') filter (where type = 'created') as source,
+           min(data->>'affiliate') filter (where type = 'created') as affiliate,
+           min(data->>'utmSource') filter (where type = 'created') as utm_source,
+           min(at) filter (where type = 'submitted') as submitted_at,
+           min(data->>'outcome') filter (where type = 'outcome') as outcome,
+           min(data->>'reason') filter (where type = 'outcome') as outcome_reason
+    from lead_events group by lead_id`.execute(db);
+  await sql`
+    create view lead_steps as
+    select lead_id, data->>'step' as step, min(at) as completed_at
+    from lead_events where type = 'step_completed' group by lead_id, data->>'step'`.execute(db);
+}
 
 function drainEvents(n: number, round: number): LeadEvent[] {
   const at = new Date('2026-11-20T15:00:00Z').toISOString();
@@ -77,7 +105,7 @@ await withServices(async (track) => {
         db,
         streamKey: outbox.key,
         logger: pino({ level: 'warn' }),
-        batchSize: BATCH,
+        batchSize: SABOTAGED ? 1 : BATCH,
       });
       while ((await redis.xlen(outbox.key)) > 0) await new Promise((resolve) => setTimeout(resolve, 20));
       drained.push(events.length / ((performance.now() - started) / 1000));
@@ -129,7 +157,8 @@ await withServices(async (track) => {
     });
 
     // The report's data: leads over 30 days and 20 affiliates, each created, part of the way through the steps,
-    // some submitted and decided. Written with set-based SQL (what the drain would have written), events too.
+    // some submitted and decided. Written with set-based SQL (what the drain would have written), events too, each
+    // with the fields the drain would have kept in its data.
     await sql`truncate lead_events, lead_summary, lead_steps`.execute(db);
     await sql`
       insert into lead_summary (lead_id, created_at, source, affiliate, utm_source, amount, submitted_at, outcome,
@@ -148,15 +177,20 @@ await withServices(async (track) => {
       where i <= 1 + (hashtext(s.lead_id) & 65535) % ${STEP_NAMES.length}`.execute(db);
     await sql`
       insert into lead_events (event_id, lead_id, type, at, data)
-      select lead_id || '.created', lead_id, 'created', created_at, '{}'::jsonb from lead_summary
+      select lead_id || '.created', lead_id, 'created', created_at,
+             jsonb_build_object('source', source, 'affiliate', affiliate, 'utmSource', utm_source, 'amount', amount)
+      from lead_summary
       union all
       select lead_id || '.' || step, lead_id, 'step_completed', completed_at, jsonb_build_object('step', step)
       from lead_steps
       union all
-      select lead_id || '.submitted', lead_id, 'submitted', submitted_at, '{}'::jsonb from lead_summary
+      select lead_id || '.submitted', lead_id, 'submitted', submitted_at, jsonb_build_object('source', source)
+      from lead_summary
       where submitted_at is not null
       union all
-      select lead_id || '.outcome', lead_id, 'outcome', decided_at, '{}'::jsonb from lead_summary
+      select lead_id || '.outcome', lead_id, 'outcome', decided_at,
+             jsonb_build_object('outcome', outcome, 'secondsToDecision', seconds_to_decision)
+      from lead_summary
       where decided_at is not null`.execute(db);
     await sql`analyze`.execute(db);
     const eventCount = Number(
@@ -164,7 +198,13 @@ await withServices(async (track) => {
     );
 
     const query = ReportQuerySchema.parse({ from: '2026-10-01', to: '2026-10-30', affiliate: 'aff-7' });
-    await funnelReport(db, query, 'America/New_York');
+    const kept = await funnelReport(db, query, 'America/New_York');
+    if (SABOTAGED) {
+      await summaryFromEvents(db);
+      const derived = await funnelReport(db, query, 'America/New_York');
+      if (JSON.stringify(derived) !== JSON.stringify(kept))
+        throw new Error('the report derived from the events differs from the one the drain keeps');
+    }
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {
       const started = performance.now();

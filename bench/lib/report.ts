@@ -68,12 +68,16 @@ export function formatFigure(figure: Figure, judged = !smoke): string {
  * exit code. Returns whether the figure missed no goal.
  */
 export function report(figure: Figure): boolean {
-  const line = formatFigure(figure);
-  console.log(line);
-  recorded.lines.push(line);
+  printLine(formatFigure(figure));
   const verdict = verdictOf(figure);
   if (verdict === 'FAIL') process.exitCode = 1;
   return verdict !== 'FAIL';
+}
+
+/** Prints a line of a script's output that is no figure (a model's table, say) and keeps it in the run's record. */
+export function printLine(line: string): void {
+  console.log(line);
+  recorded.lines.push(line);
 }
 
 export const fmt = {

@@ -79,6 +79,8 @@ export async function startBff(options: {
   /** Opens the inspector on a free loopback port, for {@link collectAndMeasure}. */
   inspect?: boolean;
   cpu?: string;
+  /** Node flags for this BFF alone, before its entry point (a benchmark's bad build, BENCH_SABOTAGE). */
+  nodeArgs?: string[];
 }): Promise<Service & { url: string; inspectPort?: number }> {
   const port = await freePort();
   const inspectPort = options.inspect ? await freePort() : undefined;
@@ -91,6 +93,7 @@ export async function startBff(options: {
       ...productNodeFlags(),
       ...cpuProfileArgs(),
       ...inspectArgs(inspectPort),
+      ...(options.nodeArgs ?? []),
       built('bff', 'server.js'),
     ],
     cpu: options.cpu ?? CPU.server,
@@ -164,7 +167,8 @@ export async function startSandbox(
 export async function startBaseline(
   file: string,
   env: Record<string, string>,
-  options: { inspect?: boolean } = {},
+  /** `nodeArgs`: Node flags for this process alone (a benchmark's bad build, BENCH_SABOTAGE). */
+  options: { inspect?: boolean; nodeArgs?: string[] } = {},
 ): Promise<Service & { url: string; inspectPort?: number }> {
   const port = await freePort();
   const inspectPort = options.inspect ? await freePort() : undefined;
@@ -174,6 +178,7 @@ export async function startBaseline(
     command: process.execPath,
     args: [
       ...inspectArgs(inspectPort),
+      ...(options.nodeArgs ?? []),
       '--conditions=source',
       '--import',
       'tsx',
