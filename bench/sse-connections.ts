@@ -3,7 +3,7 @@
 // each read after a full garbage collection forced through the inspector. A stream that fails to open, or that
 // the server drops while held, is counted at its level and fails that level's "held" goal.
 // BENCH_SABOTAGE=sse-connections starts the product BFF (not the bare server) with a preload
-// (lib/sabotage/leaky-event-streams.ts) that makes each open event stream hold 64 KiB more: "RSS per connection
+// (lib/sabotage/event-streams.ts?leak) that makes each open event stream hold 64 KiB more: "RSS per connection
 // ≤ 1.5×" must fail. Every stream is still held, so the "held" goals stay met.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sabotaged, smoke } from './lib/bench-options.js';
@@ -17,7 +17,7 @@ import { benchSecrets, startBaseline, startBff, startRedis } from './lib/service
 const LEVELS = smoke ? [100, 200] : [1_000, 5_000, 10_000];
 const SETTLE_MS = smoke ? 200 : 3_000;
 /** The bad build's Node flags (see the top of this file). */
-const LEAKY_STREAMS = ['--import', new URL('./lib/sabotage/leaky-event-streams.ts', import.meta.url).href];
+const LEAKY_STREAMS = ['--import', new URL('./lib/sabotage/event-streams.ts?leak', import.meta.url).href];
 
 await withServices(async (track) => {
   const redis = track(await startRedis());

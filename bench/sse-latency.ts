@@ -1,11 +1,13 @@
 // Outcome published → browser event: 500 leads hold /api/v1/lead/events; each gets an outcome change through
 // the lead store (as the worker stores one), timed until the event arrives. Baseline: a bare server relaying
 // Redis pub/sub to held SSE responses, timed from PUBLISH to arrival. Figure: p99, product − baseline.
+// BENCH_SABOTAGE=sse-latency starts the product BFF (not the bare relay) with a preload
+// (lib/sabotage/event-streams.ts?late) that holds every event-stream write 25 ms: the p99 must miss its +10 ms.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EncryptionKeysSchema } from '@funnel/lead-store/encryption-keys';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { LeadStore } from '@funnel/lead-store/lead-store';
-import { rounds, smoke } from './lib/bench-options.js';
+import { rounds, sabotaged, smoke } from './lib/bench-options.js';
 import { openEventStream, openEventStreams, type EventStream } from './lib/event-stream.js';
 import { createLeadSessions, leadIdOf } from './lib/funnel-client.js';
 import { withServices } from './lib/processes.js';
@@ -20,7 +22,10 @@ const CHANNEL = 'bench:bare-outcomes';
 await withServices(async (track) => {
   const redis = track(await startRedis());
   const secrets = benchSecrets();
-  const bff = track(await startBff({ redisUrl: redis.url, secrets }));
+  const lateWrites = ['--import', new URL('./lib/sabotage/event-streams.ts?late', import.meta.url).href];
+  const bff = track(
+    await startBff({ redisUrl: redis.url, secrets, nodeArgs: sabotaged('sse-latency') ? lateWrites : [] }),
+  );
   const bare = track(await startBaseline('bare-sse.ts', { REDIS_URL: redis.url, CHANNEL }));
   const client = redisClient(redis.url);
   const store = new LeadStore(

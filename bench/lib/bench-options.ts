@@ -25,7 +25,7 @@ const runningScript = path.basename(process.argv[1] ?? '', '.ts');
  * Scripts whose bad build is a slow one: their BFF and workers run with V8's JIT off (`--jitless`), several times
  * slower at everything they compute, while the baselines they are compared with run as usual.
  */
-const SLOW_BUILD = new Set(['step-save', 'sse-latency', 'poll-lateness']);
+const SLOW_BUILD = new Set(['step-save', 'poll-lateness']);
 
 /** The Node flags the product's processes get: `--jitless` when this script runs on its slow bad build. */
 export function productNodeFlags(): string[] {
