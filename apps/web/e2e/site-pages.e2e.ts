@@ -294,6 +294,15 @@ for (const sitePage of PAGES) {
     // The contact details come with the deployment's configuration.
     if (sitePage.path === '/contact-us' || sitePage.path === '/privacy')
       await page.getByRole('link', { name: SAMPLE.privacyEmail }).first().waitFor();
+    // Some of a page's text comes with an answer of its own (the partners page's data credits arrive apart from
+    // its names): the test waits until every text is there, then names any still missing.
+    await page
+      .waitForFunction(
+        (texts) => texts.every((t) => (document.querySelector('main')?.textContent ?? '').includes(t)),
+        sitePage.texts,
+        { timeout: 20_000 },
+      )
+      .catch(() => undefined);
     const text = (await page.locator('main').textContent()) ?? '';
     for (const expected of sitePage.texts) {
       assert.ok(text.includes(expected), `${sitePage.path} says "${expected}"`);
