@@ -28,8 +28,7 @@ import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { CONSENT_VERSION } from '@funnel/contracts/consent';
 import { JOBS } from '@funnel/contracts/jobs';
-import { STEPS } from '@funnel/contracts/steps';
-import { borrowerLead, sendPartnerLead } from '@funnel/testing/lead-traffic';
+import { answerFunnelLead, borrowerLead, sendPartnerLead } from '@funnel/testing/lead-traffic';
 import { freePort } from '@funnel/testing/processes';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { smoke } from './lib/bench-options.js';
@@ -140,25 +139,9 @@ async function fetchRetrying(url: string, init: RequestInit): Promise<Response> 
   }
 }
 
-/** A visitor's draft: the lead created and every step saved. Returns the session cookie. */
+/** A visitor's draft: the lead created and every step saved, through a BFF that may answer 503 while busy. */
 async function draftLead(baseUrl: string, body: Record<string, unknown>): Promise<string> {
-  const created = await fetchRetrying(`${baseUrl}/api/v1/lead`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ amount: body.amount, loanReason: body.loanReason, zipCode: body.zipCode }),
-  });
-  if (created.status !== 201) throw new Error(`create ${created.status}`);
-  const cookie = created.headers.getSetCookie()[0]!.split(';')[0]!;
-  for (const step of STEPS) {
-    const answer = Object.fromEntries(step.fields.filter((f) => f in body).map((f) => [f, body[f]]));
-    const saved = await fetchRetrying(`${baseUrl}/api/v1/lead/steps/${step.name}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify(answer),
-    });
-    if (saved.status !== 200) throw new Error(`step ${step.name} ${saved.status} ${await saved.text()}`);
-  }
-  return cookie;
+  return (await answerFunnelLead(baseUrl, body, fetchRetrying)).cookie;
 }
 
 async function submitDraft(baseUrl: string, cookie: string): Promise<string> {

@@ -85,13 +85,15 @@ export async function walkFunnelLead(
 
 /**
  * A visitor's lead created and every step saved with the borrower's answers, not yet submitted: its id and
- * session cookie. Throws at the first refused or failed request.
+ * session cookie. Throws at the first refused or failed request; `send` makes each request (`fetch` unless a caller
+ * retries its own way).
  */
 export async function answerFunnelLead(
   baseUrl: string,
   body: Record<string, unknown>,
+  send: (url: string, init: RequestInit) => Promise<Response> = fetch,
 ): Promise<{ leadId: string; cookie: string }> {
-  const created = await fetch(`${baseUrl}/api/v1/lead`, {
+  const created = await send(`${baseUrl}/api/v1/lead`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ amount: body.amount, loanReason: body.loanReason, zipCode: body.zipCode }),
@@ -100,7 +102,7 @@ export async function answerFunnelLead(
   const cookie = created.headers.getSetCookie()[0]!.split(';')[0]!;
   for (const step of STEPS) {
     const answer = Object.fromEntries(step.fields.filter((f) => f in body).map((f) => [f, body[f]]));
-    const saved = await fetch(`${baseUrl}/api/v1/lead/steps/${step.name}`, {
+    const saved = await send(`${baseUrl}/api/v1/lead/steps/${step.name}`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json', cookie },
       body: JSON.stringify(answer),
