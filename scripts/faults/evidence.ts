@@ -12,8 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { migrate, openDatabase } from '@funnel/db/database';
-import { FICTITIOUS_BRAND_SETTINGS } from '@funnel/testing/brand-settings';
-import { testEnv } from '@funnel/testing/env';
+import { faultBffEnv } from './bff-env.js';
 import {
   answerFunnelLead,
   borrowerLead,
@@ -97,22 +96,14 @@ export async function runEvidence(short: boolean, seed = 1): Promise<boolean> {
     const startBff = () =>
       startApp({
         entry: 'apps/bff/src/server.ts',
-        env: {
-          NODE_ENV: 'production',
-          ...FICTITIOUS_BRAND_SETTINGS,
-          LOG_LEVEL: 'warn',
-          HOST: '127.0.0.1',
-          PORT: String(bffPort),
-          REDIS_URL: redisServer.url,
-          REDIS_KEY_PREFIX: PREFIX,
-          DATABASE_URL: databaseUrl,
-          REFERENCE_DATA_DIR: testEnv.referenceDataDir,
-          COOKIE_SECURE: 'false',
-          RATE_LIMIT_MAX: '1000000000',
-          PARTNER_API_KEYS: keyEntry,
-          DECISION_DEADLINE_MS: '60000',
-          ...secrets,
-        },
+        env: faultBffEnv({
+          port: bffPort,
+          redis: { REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: PREFIX },
+          env: { DATABASE_URL: databaseUrl },
+          partnerKeyEntry: keyEntry,
+          deadlineMs: 60_000,
+          secrets,
+        }),
         readyUrl: `${bffUrl}/readyz`,
         timeoutMs: 180_000,
       });

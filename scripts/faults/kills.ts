@@ -11,9 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { FICTITIOUS_BRAND_SETTINGS } from '@funnel/testing/brand-settings';
 import { freePort, startApp, startRedisServer, type AppProcess } from '@funnel/testing/processes';
-import { testEnv } from '@funnel/testing/env';
+import { faultBffEnv } from './bff-env.js';
 import { borrowerLead, sendPartnerLead, walkFunnelLead } from '@funnel/testing/lead-traffic';
 
 const PREFIX = 'faults:';
@@ -73,21 +72,13 @@ export async function runKills(short: boolean): Promise<boolean> {
     const bffUrl = `http://127.0.0.1:${bffPort}`;
     const bff = await startApp({
       entry: 'apps/bff/src/server.ts',
-      env: {
-        NODE_ENV: 'production',
-        ...FICTITIOUS_BRAND_SETTINGS,
-        LOG_LEVEL: 'warn',
-        HOST: '127.0.0.1',
-        PORT: String(bffPort),
-        REDIS_URL: redisServer.url,
-        REDIS_KEY_PREFIX: PREFIX,
-        REFERENCE_DATA_DIR: testEnv.referenceDataDir,
-        COOKIE_SECURE: 'false',
-        RATE_LIMIT_MAX: '1000000000',
-        PARTNER_API_KEYS: keyEntry,
-        DECISION_DEADLINE_MS: '60000',
-        ...secrets,
-      },
+      env: faultBffEnv({
+        port: bffPort,
+        redis: { REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: PREFIX },
+        partnerKeyEntry: keyEntry,
+        deadlineMs: 60_000,
+        secrets,
+      }),
       readyUrl: `${bffUrl}/readyz`,
       timeoutMs: 60_000,
     });

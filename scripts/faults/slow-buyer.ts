@@ -20,8 +20,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { BuyerInput } from '@funnel/contracts/buyers';
 import type { SandboxBuyerInput } from '@funnel/contracts/sandbox-buyers';
-import { FICTITIOUS_BRAND_SETTINGS } from '@funnel/testing/brand-settings';
-import { testEnv } from '@funnel/testing/env';
+import { faultBffEnv } from './bff-env.js';
 import { borrowerLead, sendPartnerLead } from '@funnel/testing/lead-traffic';
 import { freePort, startApp, startRedisServer, type AppProcess } from '@funnel/testing/processes';
 
@@ -173,21 +172,13 @@ export async function runSlowBuyer(short: boolean): Promise<boolean> {
       kept(
         startApp({
           entry: 'apps/bff/src/server.ts',
-          env: {
-            NODE_ENV: 'production',
-            ...FICTITIOUS_BRAND_SETTINGS,
-            LOG_LEVEL: 'warn',
-            HOST: '127.0.0.1',
-            PORT: String(bffPort),
-            REDIS_URL: redisServer.url,
-            REDIS_KEY_PREFIX: PREFIX,
-            REFERENCE_DATA_DIR: testEnv.referenceDataDir,
-            COOKIE_SECURE: 'false',
-            RATE_LIMIT_MAX: '1000000000',
-            PARTNER_API_KEYS: keyEntry,
-            DECISION_DEADLINE_MS: String(deadlineMs),
-            ...secrets,
-          },
+          env: faultBffEnv({
+            port: bffPort,
+            redis: { REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: PREFIX },
+            partnerKeyEntry: keyEntry,
+            deadlineMs,
+            secrets,
+          }),
           readyUrl: `${bffUrl}/readyz`,
           timeoutMs: 60_000,
         }),
