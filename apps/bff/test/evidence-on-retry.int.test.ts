@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Database } from '@funnel/db/database';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
-import { startRedisServer, type RedisServer } from '@funnel/testing/processes';
+import { startReplicaPair, type ReplicaPair } from '@funnel/testing/processes';
 import { SUBMIT, answeredLead } from './complete-lead.js';
 import { FUNNEL_NOW, STEP_ANSWERS } from './funnel-answers.js';
 import { partnerKey } from './partner-keys.js';
@@ -23,32 +22,17 @@ describe('the evidence of a submission whose first request died after it was rec
   const schema = testSchema('bffevidence');
   const url = `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   let db: Kysely<Database>;
-  let primary: RedisServer;
-  let replica: RedisServer;
-  let onReplica: Redis;
+  let pair: ReplicaPair;
   let t: TestApp;
-
-  const synced = async () => {
-    for (let i = 0; i < 100; i += 1) {
-      const info = await onReplica.info('replication').catch(() => '');
-      if (info.includes('master_link_status:up')) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('the replica did not sync');
-  };
 
   beforeAll(async () => {
     db = openDatabase({ url: testDatabaseUrl(), schema });
     await migrate(db, schema);
-    primary = await startRedisServer();
-    replica = await startRedisServer({ args: ['--replicaof', '127.0.0.1', String(primary.port)] });
-    onReplica = new Redis(replica.url, { maxRetriesPerRequest: 1, retryStrategy: () => 200 });
-    onReplica.on('error', () => undefined);
-    await synced();
+    pair = await startReplicaPair();
     t = await startTestApp({
       now: () => FUNNEL_NOW,
       env: {
-        REDIS_URL: primary.url,
+        REDIS_URL: pair.primary.url,
         REDIS_WAIT_REPLICAS: '1',
         REDIS_WAIT_TIMEOUT_MS: '300',
         PARTNER_API_KEYS: ACME.entry,
@@ -58,9 +42,7 @@ describe('the evidence of a submission whose first request died after it was rec
   });
   afterAll(async () => {
     await t?.close();
-    onReplica?.disconnect();
-    await replica?.kill();
-    await primary?.kill();
+    await pair?.stop();
     await db?.destroy();
     await dropSchema(schema);
   });
@@ -75,11 +57,11 @@ describe('the evidence of a submission whose first request died after it was rec
 
   /** `send` with the replica gone (answered 503), then again once it is back, until it is accepted. */
   async function diesThenRetried(send: () => Promise<LightMyRequestResponse>) {
-    await replica.kill();
+    await pair.replica.kill();
     const refused = await send();
     expect(refused.statusCode).toBe(503);
-    await replica.start();
-    await synced();
+    await pair.replica.start();
+    await pair.synced();
     // A client sends again on a 503, as it is told to, until the replica confirms in time.
     const sendUntilAccepted = async () => {
       let answer = await send();
@@ -106,7 +88,7 @@ describe('the evidence of a submission whose first request died after it was rec
     expect(await t.redis.exists(consentKey(id))).toBe(1);
     expect(await t.redis.pttl(consentKey(id))).toBeGreaterThan((t.env.CONSENT_RETENTION_DAYS - 1) * DAY_MS);
     // On the replica too: it outlives a failover.
-    expect(await onReplica.exists(consentKey(id))).toBe(1);
+    expect(await pair.onReplica.exists(consentKey(id))).toBe(1);
     expect(await t.app.submissionQueue.getJob(id)).toBeDefined();
   }, 40_000);
 
