@@ -26,9 +26,13 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import pg from 'pg';
-import { CONSENT_VERSION } from '@funnel/contracts/consent';
 import { JOBS } from '@funnel/contracts/jobs';
-import { answerFunnelLead, borrowerLead, sendPartnerLead } from '@funnel/testing/lead-traffic';
+import {
+  answerFunnelLead,
+  borrowerLead,
+  sendPartnerLead,
+  submitFunnelLead,
+} from '@funnel/testing/lead-traffic';
 import { freePort } from '@funnel/testing/processes';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { smoke } from './lib/bench-options.js';
@@ -144,17 +148,9 @@ async function draftLead(baseUrl: string, body: Record<string, unknown>): Promis
   return (await answerFunnelLead(baseUrl, body, fetchRetrying)).cookie;
 }
 
+/** Submits a draft, once (a retry would count twice in the per-lead figures); answers its lead id. */
 async function submitDraft(baseUrl: string, cookie: string): Promise<string> {
-  const submitted = await fetch(`${baseUrl}/api/v1/lead/submit`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie },
-    body: JSON.stringify({
-      button: 'REQUEST_CASH',
-      consentVersion: CONSENT_VERSION,
-      pagePath: '/apply/consent',
-    }),
-  });
-  if (submitted.status >= 300) throw new Error(`submit ${submitted.status} ${await submitted.text()}`);
+  await submitFunnelLead(baseUrl, cookie, { attempts: 1 });
   return decodeURIComponent(cookie.split('=')[1]!).split('.')[0]!;
 }
 
