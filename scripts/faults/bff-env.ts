@@ -1,4 +1,5 @@
-// The BFF's environment in every fault scenario, in one place.
+// The BFF's environment in every fault scenario, and its fresh secrets, in one place.
+import { randomBytes } from 'node:crypto';
 import { FICTITIOUS_BRAND_SETTINGS } from '@funnel/testing/brand-settings';
 import { testEnv } from '@funnel/testing/env';
 
@@ -29,5 +30,14 @@ export function faultBffEnv(options: {
     PARTNER_API_KEYS: options.partnerKeyEntry,
     DECISION_DEADLINE_MS: String(options.deadlineMs),
     ...options.secrets,
+  };
+}
+
+/** Fresh secrets for one scenario's run, its encryption key named `keyId`; the workers get the same. */
+export function faultSecrets(keyId: string): Record<string, string> {
+  return {
+    FIELD_ENCRYPTION_KEYS: `${keyId}:${randomBytes(32).toString('base64')}`,
+    COOKIE_SECRETS: randomBytes(32).toString('hex'),
+    SUPPRESSION_HASH_SECRET: randomBytes(32).toString('hex'),
   };
 }

@@ -23,7 +23,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { freePort, startApp, startRedisServer, type AppProcess } from '@funnel/testing/processes';
-import { faultBffEnv } from './bff-env.js';
+import { faultBffEnv, faultSecrets } from './bff-env.js';
 import { borrowerLead, sendPartnerLead, walkFunnelLead } from '@funnel/testing/lead-traffic';
 
 const PREFIX = 'faults-big:';
@@ -71,11 +71,7 @@ export async function runBigAnswers(short: boolean): Promise<boolean> {
   const processes: AppProcess[] = [];
   const apiKey = `fpk_${randomBytes(24).toString('base64url')}`;
   const keyEntry = `faults:aff-big:${createHash('sha256').update(apiKey).digest('hex')}:600000`;
-  const secrets = {
-    FIELD_ENCRYPTION_KEYS: `faults:${randomBytes(32).toString('base64')}`,
-    COOKIE_SECRETS: randomBytes(32).toString('hex'),
-    SUPPRESSION_HASH_SECRET: randomBytes(32).toString('hex'),
-  };
+  const secrets = faultSecrets('faults');
   let sampler: NodeJS.Timeout | undefined;
   try {
     const sandbox = await startApp({

@@ -12,7 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { migrate, openDatabase } from '@funnel/db/database';
-import { faultBffEnv } from './bff-env.js';
+import { faultBffEnv, faultSecrets } from './bff-env.js';
 import {
   answerFunnelLead,
   borrowerLead,
@@ -62,11 +62,7 @@ export async function runEvidence(short: boolean, seed = 1): Promise<boolean> {
   const redis = new Redis(redisServer.url, { maxRetriesPerRequest: null });
   redis.on('error', () => undefined);
   const processes: AppProcess[] = [];
-  const secrets = {
-    FIELD_ENCRYPTION_KEYS: `evidence:${randomBytes(32).toString('base64')}`,
-    COOKIE_SECRETS: randomBytes(32).toString('hex'),
-    SUPPRESSION_HASH_SECRET: randomBytes(32).toString('hex'),
-  };
+  const secrets = faultSecrets('evidence');
   const t0 = Date.now();
   const log = (message: string) =>
     console.log(`[evidence +${((Date.now() - t0) / 1000).toFixed(1)}s] ${message}`);

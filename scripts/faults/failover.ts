@@ -25,7 +25,7 @@ import {
   type AppProcess,
   type RedisServer,
 } from '@funnel/testing/processes';
-import { faultBffEnv } from './bff-env.js';
+import { faultBffEnv, faultSecrets } from './bff-env.js';
 import { borrowerLead, sendPartnerLead, walkFunnelLead } from '@funnel/testing/lead-traffic';
 import { until } from '@funnel/testing/until';
 import { migrate, openDatabase } from '@funnel/db/database';
@@ -168,11 +168,7 @@ export async function runFailover(short: boolean): Promise<boolean> {
 
     const sandboxPort = await freePort();
     const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-    const secrets = {
-      FIELD_ENCRYPTION_KEYS: `failover:${randomBytes(32).toString('base64')}`,
-      COOKIE_SECRETS: randomBytes(32).toString('hex'),
-      SUPPRESSION_HASH_SECRET: randomBytes(32).toString('hex'),
-    };
+    const secrets = faultSecrets('failover');
     const sandbox = await startApp({
       entry: 'apps/lender-sandbox/src/server.ts',
       env: {

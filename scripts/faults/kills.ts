@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort, startApp, startRedisServer, type AppProcess } from '@funnel/testing/processes';
-import { faultBffEnv } from './bff-env.js';
+import { faultBffEnv, faultSecrets } from './bff-env.js';
 import { borrowerLead, sendPartnerLead, walkFunnelLead } from '@funnel/testing/lead-traffic';
 
 const PREFIX = 'faults:';
@@ -40,11 +40,7 @@ export async function runKills(short: boolean): Promise<boolean> {
   const sandboxPort = await freePort();
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   const processes: AppProcess[] = [];
-  const secrets = {
-    FIELD_ENCRYPTION_KEYS: `faults:${randomBytes(32).toString('base64')}`,
-    COOKIE_SECRETS: randomBytes(32).toString('hex'),
-    SUPPRESSION_HASH_SECRET: randomBytes(32).toString('hex'),
-  };
+  const secrets = faultSecrets('faults');
   try {
     const sandbox = await startApp({
       entry: 'apps/lender-sandbox/src/server.ts',

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { BuyerInput } from '@funnel/contracts/buyers';
 import type { SandboxBuyerInput } from '@funnel/contracts/sandbox-buyers';
-import { faultBffEnv } from './bff-env.js';
+import { faultBffEnv, faultSecrets } from './bff-env.js';
 import { borrowerLead, sendPartnerLead } from '@funnel/testing/lead-traffic';
 import { freePort, startApp, startRedisServer, type AppProcess } from '@funnel/testing/processes';
 
@@ -57,11 +57,7 @@ export async function runSlowBuyer(short: boolean): Promise<boolean> {
   const redis = new Redis(redisServer.url, { maxRetriesPerRequest: null });
   redis.on('error', () => undefined);
   const processes: AppProcess[] = [];
-  const secrets = {
-    FIELD_ENCRYPTION_KEYS: `slowbuyer:${randomBytes(32).toString('base64')}`,
-    COOKIE_SECRETS: randomBytes(32).toString('hex'),
-    SUPPRESSION_HASH_SECRET: randomBytes(32).toString('hex'),
-  };
+  const secrets = faultSecrets('slowbuyer');
   const apiKey = `fpk_${randomBytes(24).toString('base64url')}`;
   const keyEntry = `slowbuyer:aff-slow:${createHash('sha256').update(apiKey).digest('hex')}:600000`;
   const t0 = Date.now();
