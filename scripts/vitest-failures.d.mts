@@ -1,2 +1,3 @@
 export function vitestFailures(reportFile: string, root?: string): string[];
 export function errorsOutsideTests(logFile: string): string[];
+export function firstLine(message: unknown): string;

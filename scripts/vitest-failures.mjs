@@ -1,5 +1,5 @@
-// The failed tests of a vitest JSON report, each as `<file> > <full name>` (a file that failed outside its tests
-// as `<file> (the file failed: <message>)`): npm test's closing list (test.mjs),
+// The failed tests of a vitest JSON report, each as `<file> > <full name>: <first line of its failure>` (a file
+// that failed outside its tests as `<file> (the file failed: <message>)`): npm test's closing list (test.mjs),
 // and .ci/run's for its fallback run: `node scripts/vitest-failures.mjs <report> <heading>` prints the heading and
 // the failures, indented, or nothing when none failed or the report is missing.
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ export function vitestFailures(reportFile, root = process.cwd()) {
     const name = path.relative(root, file.name);
     const tests = (file.assertionResults ?? [])
       .filter((test) => test.status === 'failed')
-      .map((test) => `${name} > ${test.fullName}`);
+      .map((test) => `${name} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
     // A file can fail with no failing test: a hook before its tests, or its own import, threw (its tests are then
     // reported skipped). Its message is all there is to say why.
     if (tests.length > 0 || file.status !== 'failed') return tests;
@@ -21,7 +21,8 @@ export function vitestFailures(reportFile, root = process.cwd()) {
   });
 }
 
-function firstLine(message) {
+/** A failure's first line that says something, at most 300 characters: what CI's closing list keeps of it. */
+export function firstLine(message) {
   const line =
     String(message ?? 'no message')
       .split('\n')

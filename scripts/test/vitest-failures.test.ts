@@ -27,7 +27,11 @@ describe('what a failed vitest run is said to have failed on', () => {
             status: 'failed',
             assertionResults: [
               { status: 'passed', fullName: 'keeps' },
-              { status: 'failed', fullName: 'store > loses nothing' },
+              {
+                status: 'failed',
+                fullName: 'store > loses nothing',
+                failureMessages: ['\nAssertionError: expected 1 to be 0\n    at a.test.ts:4:9'],
+              },
             ],
           },
           {
@@ -41,7 +45,7 @@ describe('what a failed vitest run is said to have failed on', () => {
       }),
     );
     expect(vitestFailures(report, dir)).toEqual([
-      'a.test.ts > store > loses nothing',
+      'a.test.ts > store > loses nothing: AssertionError: expected 1 to be 0',
       'b.int.test.ts (the file failed: Hook timed out in 10000ms.)',
     ]);
   });
