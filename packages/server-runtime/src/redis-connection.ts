@@ -94,22 +94,39 @@ export function createRedis(
   );
 }
 
-/** How long a connection that ended by itself waits before it connects again. */
+/** How long a connection that ended by itself, and was given no command meanwhile, waits before it connects again. */
 const RECONNECT_AFTER_END_MS = 500;
+
+/** ioredis's message for a connection that ended ("Connection is closed."). */
+const CONNECTION_CLOSED = 'Connection is closed.';
+
+/** ioredis's own way of rejecting what waits for a connection, which its types keep private. */
+interface QueueFlushing {
+  flushQueue(error: Error, options?: { offlineQueue?: boolean; commandQueue?: boolean }): void;
+}
 
 /**
  * A connection that only its owner can end. ioredis ends a connection for good (status `end`, every command then
  * "Connection is closed.") when it is told to reconnect while it is still connecting: with Sentinels, a
  * `+switch-master` (the failover detector) or a READONLY answer arriving while it asks a Sentinel for the primary,
- * which a loaded machine makes likely during a failover. A worker whose BullMQ connections ended stopped taking jobs
- * and said nothing. Here a connection that ended without its owner's `quit()` or `disconnect()` connects again, and
- * so do its duplicates (BullMQ's blocking connections are duplicates of the one it is given).
+ * which a loaded machine makes likely during a failover. Left alone, the commands waiting for the connection are
+ * rejected at that moment, and a worker whose BullMQ connections ended stopped taking jobs and said nothing. Here,
+ * unless its owner called `quit()` or `disconnect()`:
+ * - the commands waiting for the connection (its offline queue) stay queued and are sent once it is back;
+ * - a command sent after it ended connects it again at once and waits like them (on a connection with an offline
+ *   queue; the BFF's fail-fast one answers at once that the stream is not writable, as it does while reconnecting);
+ * - it connects again by itself after `RECONNECT_AFTER_END_MS`;
+ * and so do its duplicates (BullMQ's blocking connections are duplicates of the one it is given).
  */
 export function reconnectingAfterEnd(redis: Redis): Redis {
   let closing = false;
   const quit = redis.quit.bind(redis);
   const disconnect = redis.disconnect.bind(redis);
   const duplicate = redis.duplicate.bind(redis);
+  const queues = redis as unknown as QueueFlushing;
+  const flushQueue = queues.flushQueue.bind(redis);
+  const sendCommand = redis.sendCommand.bind(redis);
+  const endedByItself = () => !closing && redis.status === 'end';
   redis.quit = ((...args: Parameters<Redis['quit']>) => {
     closing = true;
     return quit(...args);
@@ -119,10 +136,18 @@ export function reconnectingAfterEnd(redis: Redis): Redis {
     disconnect(reconnect);
   };
   redis.duplicate = (override) => reconnectingAfterEnd(duplicate(override));
+  queues.flushQueue = (error, options) => {
+    const keepWaiting = !closing && error.message === CONNECTION_CLOSED;
+    flushQueue(error, keepWaiting ? { ...options, offlineQueue: false } : options);
+  };
+  redis.sendCommand = (...args) => {
+    if (endedByItself()) redis.connect().catch(() => undefined);
+    return sendCommand(...args);
+  };
   redis.on('end', () => {
     if (closing) return;
     setTimeout(() => {
-      if (!closing && redis.status === 'end') redis.connect().catch(() => undefined);
+      if (endedByItself()) redis.connect().catch(() => undefined);
     }, RECONNECT_AFTER_END_MS).unref();
   });
   return redis;
