@@ -22,8 +22,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { freePort, startApp, startRedisServer, type AppProcess } from '@funnel/testing/processes';
-import { faultBffEnv, faultSecrets } from './bff-env.js';
+import { freePort, startRedisServer, type AppProcess } from '@funnel/testing/processes';
+import {
+  configureSandbox,
+  faultSecrets,
+  loopbackUrl,
+  startFaultBff,
+  startFaultSandbox,
+  startFaultWorker,
+} from './stack.js';
 import { borrowerLead, sendPartnerLead, walkFunnelLead } from '@funnel/testing/lead-traffic';
 
 const PREFIX = 'faults-big:';
@@ -67,77 +74,54 @@ export async function runBigAnswers(short: boolean): Promise<boolean> {
   const redis = new Redis(redisServer.url, { maxRetriesPerRequest: null });
   redis.on('error', () => undefined);
   const sandboxPort = await freePort();
-  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+  const sandboxUrl = loopbackUrl(sandboxPort);
   const processes: AppProcess[] = [];
   const apiKey = `fpk_${randomBytes(24).toString('base64url')}`;
   const keyEntry = `faults:aff-big:${createHash('sha256').update(apiKey).digest('hex')}:600000`;
   const secrets = faultSecrets('faults');
   let sampler: NodeJS.Timeout | undefined;
   try {
-    const sandbox = await startApp({
-      entry: 'apps/lender-sandbox/src/server.ts',
+    const sandbox = await startFaultSandbox({
+      port: sandboxPort,
+      latencyMs: [10, 80],
       env: {
-        SANDBOX_PORT: String(sandboxPort),
-        SANDBOX_PUBLIC_URL: sandboxUrl,
-        SANDBOX_LOG_LEVEL: 'warn',
-        SANDBOX_LATENCY_MIN_MS: '10',
-        SANDBOX_LATENCY_MAX_MS: '80',
         SANDBOX_OVERSIZED_BYTES: String(OVERSIZED_BYTES),
         // 64 KiB every 5 ms (~13 MB/s): a worker reaches its 1 MiB cap after ~80 ms, so several are in flight.
         SANDBOX_OVERSIZED_CHUNK_INTERVAL_MS: '5',
       },
-      readyUrl: `${sandboxUrl}/healthz`,
     });
     processes.push(sandbox);
-    const configure = async (patch: Record<string, unknown>) => {
-      const r = await fetch(`${sandboxUrl}/_sandbox/config`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(patch),
-      });
-      if (!r.ok) throw new Error(`sandbox config: ${await r.text()}`);
-    };
+    const configure = (patch: Record<string, unknown>) => configureSandbox(sandboxUrl, patch);
     await configure({ pendingShare: 0.6, pendingMinMs: 1000, pendingMaxMs: 6000, soldShare: 0.5 });
 
+    const redisEnv = { REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: PREFIX };
     const bffPort = await freePort();
-    const bffUrl = `http://127.0.0.1:${bffPort}`;
-    const bff = await startApp({
-      entry: 'apps/bff/src/server.ts',
-      env: faultBffEnv({
-        port: bffPort,
-        redis: { REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: PREFIX },
-        partnerKeyEntry: keyEntry,
-        deadlineMs: DEADLINE_MS,
-        secrets,
-      }),
-      readyUrl: `${bffUrl}/readyz`,
-      timeoutMs: 60_000,
+    const bffUrl = loopbackUrl(bffPort);
+    const bff = await startFaultBff({
+      port: bffPort,
+      redis: redisEnv,
+      partnerKeyEntry: keyEntry,
+      deadlineMs: DEADLINE_MS,
+      secrets,
     });
     processes.push(bff);
 
     const workers: Array<{ app: AppProcess; metricsUrl: string }> = [];
     for (let i = 0; i < 2; i += 1) {
       const port = await freePort();
-      const app = await startApp({
-        entry: 'apps/worker/src/main.ts',
+      const app = await startFaultWorker({
+        metricsPort: port,
+        redis: redisEnv,
+        sandboxUrl,
+        secrets,
         env: {
-          LOG_LEVEL: 'warn',
-          REDIS_URL: redisServer.url,
-          REDIS_KEY_PREFIX: PREFIX,
-          LENDER_NETWORK_URL: sandboxUrl,
           LENDER_CONNECTIONS: String(LENDER_CONNECTIONS),
           UPSTREAM_RESPONSE_MAX_BYTES: process.env.FAULTS_BIG_ANSWERS_WORKER_CAP ?? String(RESPONSE_CAP),
           POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
-          WORKER_METRICS_PORT: String(port),
-          RECONCILE_INTERVAL_MS: '2000',
-          RECONCILE_DEADLINE_GRACE_MS: '10000',
-          ...secrets,
         },
-        readyUrl: `http://127.0.0.1:${port}/readyz`,
-        timeoutMs: 60_000,
       });
       processes.push(app);
-      workers.push({ app, metricsUrl: `http://127.0.0.1:${port}/metrics` });
+      workers.push({ app, metricsUrl: `${loopbackUrl(port)}/metrics` });
     }
 
     // RSS of each worker, every 50 ms; `peak` is reset at the start of each phase.

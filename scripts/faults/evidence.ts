@@ -12,7 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { migrate, openDatabase } from '@funnel/db/database';
-import { faultBffEnv, faultSecrets } from './bff-env.js';
+import { faultSecrets, loopbackUrl, startFaultBff, startFaultSandbox, startFaultWorker } from './stack.js';
 import {
   answerFunnelLead,
   borrowerLead,
@@ -21,13 +21,15 @@ import {
 } from '@funnel/testing/lead-traffic';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { RETENTION_DAYS, evidenceGaps } from './evidence-gaps.js';
-import { freePort, startApp, startRedisServer, type AppProcess } from '@funnel/testing/processes';
+import { freePort, startRedisServer, type AppProcess } from '@funnel/testing/processes';
 
 const PREFIX = 'evidence:';
 const FINAL = ['sold', 'rejected', 'no_lender'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A client's tries, 500 ms apart: as long as a BFF may take to start again on a loaded machine (3 minutes). */
 const CLIENT_ATTEMPTS = 360;
+/** How long each process may take to start, and the BFF to start again: the same 3 minutes. */
+const START_TIMEOUT_MS = 180_000;
 
 const apiKey = `fpk_${randomBytes(24).toString('base64url')}`;
 const keyEntry = `evidence:aff-evidence:${createHash('sha256').update(apiKey).digest('hex')}:600000`;
@@ -67,62 +69,38 @@ export async function runEvidence(short: boolean, seed = 1): Promise<boolean> {
   const log = (message: string) =>
     console.log(`[evidence +${((Date.now() - t0) / 1000).toFixed(1)}s] ${message}`);
   try {
-    const sandboxPort = await freePort();
-    const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-    const [sandbox, workerPort, bffPort] = await Promise.all([
-      startApp({
-        entry: 'apps/lender-sandbox/src/server.ts',
-        env: {
-          SANDBOX_PORT: String(sandboxPort),
-          SANDBOX_PUBLIC_URL: sandboxUrl,
-          SANDBOX_LOG_LEVEL: 'warn',
-          SANDBOX_LATENCY_MIN_MS: '5',
-          SANDBOX_LATENCY_MAX_MS: '30',
-          SANDBOX_PENDING_SHARE: '0',
-          SANDBOX_SOLD_SHARE: '0.6',
-        },
-        readyUrl: `${sandboxUrl}/healthz`,
-        timeoutMs: 180_000,
+    const [sandboxPort, workerPort, bffPort] = await Promise.all([freePort(), freePort(), freePort()]);
+    const sandboxUrl = loopbackUrl(sandboxPort);
+    const bffUrl = loopbackUrl(bffPort);
+    const redisEnv = { REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: PREFIX };
+    const startBff = () =>
+      startFaultBff({
+        port: bffPort,
+        redis: redisEnv,
+        env: { DATABASE_URL: databaseUrl },
+        partnerKeyEntry: keyEntry,
+        deadlineMs: 60_000,
+        secrets,
+        timeoutMs: START_TIMEOUT_MS,
+      });
+    const [sandbox, firstBff, worker] = await Promise.all([
+      startFaultSandbox({
+        port: sandboxPort,
+        latencyMs: [5, 30],
+        env: { SANDBOX_PENDING_SHARE: '0', SANDBOX_SOLD_SHARE: '0.6' },
+        timeoutMs: START_TIMEOUT_MS,
       }),
-      freePort(),
-      freePort(),
+      startBff(),
+      startFaultWorker({
+        metricsPort: workerPort,
+        redis: redisEnv,
+        sandboxUrl,
+        secrets,
+        env: { DATABASE_URL: databaseUrl, POLL_INTERVAL_MS: '1000' },
+        timeoutMs: START_TIMEOUT_MS,
+      }),
     ]);
     processes.push(sandbox);
-    const bffUrl = `http://127.0.0.1:${bffPort}`;
-    const startBff = () =>
-      startApp({
-        entry: 'apps/bff/src/server.ts',
-        env: faultBffEnv({
-          port: bffPort,
-          redis: { REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: PREFIX },
-          env: { DATABASE_URL: databaseUrl },
-          partnerKeyEntry: keyEntry,
-          deadlineMs: 60_000,
-          secrets,
-        }),
-        readyUrl: `${bffUrl}/readyz`,
-        timeoutMs: 180_000,
-      });
-    const [firstBff, worker] = await Promise.all([
-      startBff(),
-      startApp({
-        entry: 'apps/worker/src/main.ts',
-        env: {
-          LOG_LEVEL: 'warn',
-          REDIS_URL: redisServer.url,
-          REDIS_KEY_PREFIX: PREFIX,
-          DATABASE_URL: databaseUrl,
-          LENDER_NETWORK_URL: sandboxUrl,
-          POLL_INTERVAL_MS: '1000',
-          WORKER_METRICS_PORT: String(workerPort),
-          RECONCILE_INTERVAL_MS: '2000',
-          RECONCILE_DEADLINE_GRACE_MS: '10000',
-          ...secrets,
-        },
-        readyUrl: `http://127.0.0.1:${workerPort}/readyz`,
-        timeoutMs: 180_000,
-      }),
-    ]);
     let bff = firstBff;
     processes.push(bff, worker);
 
@@ -192,7 +170,7 @@ export async function runEvidence(short: boolean, seed = 1): Promise<boolean> {
     );
     const lost = [...outcomes.values()].filter((o) => o === 'missing').length;
     const stuck = ids.length - decided.length - lost;
-    const metrics = await fetch(`http://127.0.0.1:${workerPort}/metrics`).then((r) => r.text());
+    const metrics = await fetch(`${loopbackUrl(workerPort)}/metrics`).then((r) => r.text());
     const repaired =
       /funnel_reconciler_repairs_total\{kind="evidence_completed"\} (\d+)/.exec(metrics)?.[1] ?? '0';
 

@@ -18,14 +18,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { freePort, startRedisServer, type AppProcess, type RedisServer } from '@funnel/testing/processes';
 import {
-  freePort,
-  startApp,
-  startRedisServer,
-  type AppProcess,
-  type RedisServer,
-} from '@funnel/testing/processes';
-import { faultBffEnv, faultSecrets } from './bff-env.js';
+  configureSandbox,
+  faultSecrets,
+  loopbackUrl,
+  startFaultBff,
+  startFaultSandbox,
+  startFaultWorker,
+} from './stack.js';
 import { borrowerLead, sendPartnerLead, walkFunnelLead } from '@funnel/testing/lead-traffic';
 import { until } from '@funnel/testing/until';
 import { migrate, openDatabase } from '@funnel/db/database';
@@ -167,40 +168,25 @@ export async function runFailover(short: boolean): Promise<boolean> {
     clients.push(redis);
 
     const sandboxPort = await freePort();
-    const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+    const sandboxUrl = loopbackUrl(sandboxPort);
     const secrets = faultSecrets('failover');
-    const sandbox = await startApp({
-      entry: 'apps/lender-sandbox/src/server.ts',
-      env: {
-        SANDBOX_PORT: String(sandboxPort),
-        SANDBOX_PUBLIC_URL: sandboxUrl,
-        SANDBOX_LOG_LEVEL: 'warn',
-        SANDBOX_LATENCY_MIN_MS: '10',
-        SANDBOX_LATENCY_MAX_MS: '60',
-      },
-      readyUrl: `${sandboxUrl}/healthz`,
-    });
+    const sandbox = await startFaultSandbox({ port: sandboxPort, latencyMs: [10, 60] });
     processes.push(sandbox);
-    const configured = await fetch(`${sandboxUrl}/_sandbox/config`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ pendingShare: 0.6, pendingMinMs: 1000, pendingMaxMs: 5000, soldShare: 0.5 }),
+    await configureSandbox(sandboxUrl, {
+      pendingShare: 0.6,
+      pendingMinMs: 1000,
+      pendingMaxMs: 5000,
+      soldShare: 0.5,
     });
-    if (!configured.ok) throw new Error(`sandbox config: ${await configured.text()}`);
 
     const bffPort = await freePort();
-    const bffUrl = `http://127.0.0.1:${bffPort}`;
-    const bff = await startApp({
-      entry: 'apps/bff/src/server.ts',
-      env: faultBffEnv({
-        port: bffPort,
-        redis: sentinelEnv,
-        partnerKeyEntry: keyEntry,
-        deadlineMs: 60_000,
-        secrets,
-      }),
-      readyUrl: `${bffUrl}/readyz`,
-      timeoutMs: 60_000,
+    const bffUrl = loopbackUrl(bffPort);
+    const bff = await startFaultBff({
+      port: bffPort,
+      redis: sentinelEnv,
+      partnerKeyEntry: keyEntry,
+      deadlineMs: 60_000,
+      secrets,
     });
     processes.push(bff);
     const workerPorts: number[] = [];
@@ -208,20 +194,12 @@ export async function runFailover(short: boolean): Promise<boolean> {
       const port = await freePort();
       workerPorts.push(port);
       processes.push(
-        await startApp({
-          entry: 'apps/worker/src/main.ts',
-          env: {
-            LOG_LEVEL: 'warn',
-            ...sentinelEnv,
-            LENDER_NETWORK_URL: sandboxUrl,
-            POLL_INTERVAL_MS: '1000',
-            WORKER_METRICS_PORT: String(port),
-            RECONCILE_INTERVAL_MS: '2000',
-            RECONCILE_DEADLINE_GRACE_MS: '10000',
-            ...secrets,
-          },
-          readyUrl: `http://127.0.0.1:${port}/readyz`,
-          timeoutMs: 60_000,
+        await startFaultWorker({
+          metricsPort: port,
+          redis: sentinelEnv,
+          sandboxUrl,
+          secrets,
+          env: { POLL_INTERVAL_MS: '1000' },
         }),
       );
     }

@@ -11,8 +11,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { freePort, startApp, startRedisServer, type AppProcess } from '@funnel/testing/processes';
-import { faultBffEnv, faultSecrets } from './bff-env.js';
+import { freePort, startRedisServer, type AppProcess } from '@funnel/testing/processes';
+import {
+  configureSandbox,
+  faultSecrets,
+  loopbackUrl,
+  startFaultBff,
+  startFaultSandbox,
+  startFaultWorker,
+} from './stack.js';
 import { borrowerLead, sendPartnerLead, walkFunnelLead } from '@funnel/testing/lead-traffic';
 
 const PREFIX = 'faults:';
@@ -38,67 +45,39 @@ export async function runKills(short: boolean): Promise<boolean> {
   const redis = new Redis(redisServer.url, { maxRetriesPerRequest: null });
   redis.on('error', () => undefined);
   const sandboxPort = await freePort();
-  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+  const sandboxUrl = loopbackUrl(sandboxPort);
   const processes: AppProcess[] = [];
   const secrets = faultSecrets('faults');
   try {
-    const sandbox = await startApp({
-      entry: 'apps/lender-sandbox/src/server.ts',
-      env: {
-        SANDBOX_PORT: String(sandboxPort),
-        SANDBOX_PUBLIC_URL: sandboxUrl,
-        SANDBOX_LOG_LEVEL: 'warn',
-        SANDBOX_LATENCY_MIN_MS: '10',
-        SANDBOX_LATENCY_MAX_MS: '60',
-      },
-      readyUrl: `${sandboxUrl}/healthz`,
-    });
+    const sandbox = await startFaultSandbox({ port: sandboxPort, latencyMs: [10, 60] });
     processes.push(sandbox);
-    const configure = (patch: Record<string, unknown>) =>
-      fetch(`${sandboxUrl}/_sandbox/config`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(patch),
-      }).then(async (r) => {
-        if (!r.ok) throw new Error(`sandbox config: ${await r.text()}`);
-      });
-    await configure({ pendingShare: 0.7, pendingMinMs: 1000, pendingMaxMs: 8000, soldShare: 0.5 });
+    await configureSandbox(sandboxUrl, {
+      pendingShare: 0.7,
+      pendingMinMs: 1000,
+      pendingMaxMs: 8000,
+      soldShare: 0.5,
+    });
 
+    const redisEnv = { REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: PREFIX };
     const bffPort = await freePort();
-    const bffUrl = `http://127.0.0.1:${bffPort}`;
-    const bff = await startApp({
-      entry: 'apps/bff/src/server.ts',
-      env: faultBffEnv({
-        port: bffPort,
-        redis: { REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: PREFIX },
-        partnerKeyEntry: keyEntry,
-        deadlineMs: 60_000,
-        secrets,
-      }),
-      readyUrl: `${bffUrl}/readyz`,
-      timeoutMs: 60_000,
+    const bffUrl = loopbackUrl(bffPort);
+    const bff = await startFaultBff({
+      port: bffPort,
+      redis: redisEnv,
+      partnerKeyEntry: keyEntry,
+      deadlineMs: 60_000,
+      secrets,
     });
     processes.push(bff);
 
-    const startWorker = async () => {
-      const port = await freePort();
-      return startApp({
-        entry: 'apps/worker/src/main.ts',
-        env: {
-          LOG_LEVEL: 'warn',
-          REDIS_URL: redisServer.url,
-          REDIS_KEY_PREFIX: PREFIX,
-          LENDER_NETWORK_URL: sandboxUrl,
-          POLL_INTERVAL_MS: '2000',
-          WORKER_METRICS_PORT: String(port),
-          RECONCILE_INTERVAL_MS: '2000',
-          RECONCILE_DEADLINE_GRACE_MS: '10000',
-          ...secrets,
-        },
-        readyUrl: `http://127.0.0.1:${port}/readyz`,
-        timeoutMs: 60_000,
+    const startWorker = async () =>
+      startFaultWorker({
+        metricsPort: await freePort(),
+        redis: redisEnv,
+        sandboxUrl,
+        secrets,
+        env: { POLL_INTERVAL_MS: '2000' },
       });
-    };
     let workerA = await startWorker();
     let workerB = await startWorker();
     processes.push(workerA, workerB);
@@ -161,7 +140,7 @@ export async function runKills(short: boolean): Promise<boolean> {
 
     // Phase 2: upstream fault mix.
     log('phase 2: upstream fault mix (5xx, resets, malformed JSON, timeouts)');
-    await configure({
+    await configureSandbox(sandboxUrl, {
       fault5xxRate: 0.05,
       faultResetRate: 0.03,
       faultMalformedRate: 0.03,
@@ -181,7 +160,12 @@ export async function runKills(short: boolean): Promise<boolean> {
         processes.push(workerB);
       })(),
     ]);
-    await configure({ fault5xxRate: 0, faultResetRate: 0, faultMalformedRate: 0, faultTimeoutRate: 0 });
+    await configureSandbox(sandboxUrl, {
+      fault5xxRate: 0,
+      faultResetRate: 0,
+      faultMalformedRate: 0,
+      faultTimeoutRate: 0,
+    });
     // A request held before the switch still answers up to timeoutHoldMs later.
     faults.push({ kind: 'upstream', from: upstreamFrom, to: Date.now() + 6000 });
 

@@ -20,9 +20,9 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { BuyerInput } from '@funnel/contracts/buyers';
 import type { SandboxBuyerInput } from '@funnel/contracts/sandbox-buyers';
-import { faultBffEnv, faultSecrets } from './bff-env.js';
+import { faultSecrets, loopbackUrl, startFaultBff, startFaultSandbox, startFaultWorker } from './stack.js';
 import { borrowerLead, sendPartnerLead } from '@funnel/testing/lead-traffic';
-import { freePort, startApp, startRedisServer, type AppProcess } from '@funnel/testing/processes';
+import { freePort, startRedisServer, type AppProcess } from '@funnel/testing/processes';
 
 const PREFIX = 'slowbuyer:';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -66,7 +66,7 @@ export async function runSlowBuyer(short: boolean): Promise<boolean> {
 
   try {
     const sandboxPort = await freePort();
-    const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+    const sandboxUrl = loopbackUrl(sandboxPort);
     // The sandbox's buyers: `steady` (lead-service, every lead pending 0.5–3 s, then decided) and `slow`
     // (sync-post), whose slow half answers in its budget less 1 s in the second phase only.
     const sandboxBuyers = (slowShare: number): SandboxBuyerInput[] => [
@@ -96,16 +96,7 @@ export async function runSlowBuyer(short: boolean): Promise<boolean> {
     const startSandbox = (slowShare: number) => {
       const file = path.join(dir, `sandbox-buyers-${slowShare}.json`);
       writeFileSync(file, JSON.stringify({ buyers: sandboxBuyers(slowShare) }));
-      return startApp({
-        entry: 'apps/lender-sandbox/src/server.ts',
-        env: {
-          SANDBOX_PORT: String(sandboxPort),
-          SANDBOX_PUBLIC_URL: sandboxUrl,
-          SANDBOX_LOG_LEVEL: 'warn',
-          SANDBOX_BUYERS_FILE: file,
-        },
-        readyUrl: `${sandboxUrl}/healthz`,
-      });
+      return startFaultSandbox({ port: sandboxPort, env: { SANDBOX_BUYERS_FILE: file } });
     };
 
     // The workers' buyers file: each buyer's share of a worker (`concurrency`) sums to 6 of its 10 job slots.
@@ -136,27 +127,16 @@ export async function runSlowBuyer(short: boolean): Promise<boolean> {
     writeFileSync(buyersFile, JSON.stringify({ timeZone: 'America/Chicago', buyers }));
 
     const bffPort = await freePort();
-    const bffUrl = `http://127.0.0.1:${bffPort}`;
-    const startWorker = async () => {
-      const port = await freePort();
-      return startApp({
-        entry: 'apps/worker/src/main.ts',
-        env: {
-          LOG_LEVEL: 'warn',
-          REDIS_URL: redisServer.url,
-          REDIS_KEY_PREFIX: PREFIX,
-          LENDER_NETWORK_URL: sandboxUrl,
-          BUYERS_FILE: buyersFile,
-          WORKER_CONCURRENCY: String(workerConcurrency),
-          WORKER_METRICS_PORT: String(port),
-          RECONCILE_INTERVAL_MS: '2000',
-          RECONCILE_DEADLINE_GRACE_MS: '10000',
-          ...secrets,
-        },
-        readyUrl: `http://127.0.0.1:${port}/readyz`,
-        timeoutMs: 60_000,
+    const bffUrl = loopbackUrl(bffPort);
+    const redisEnv = { REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: PREFIX };
+    const startWorker = async () =>
+      startFaultWorker({
+        metricsPort: await freePort(),
+        redis: redisEnv,
+        sandboxUrl,
+        secrets,
+        env: { BUYERS_FILE: buyersFile, WORKER_CONCURRENCY: String(workerConcurrency) },
       });
-    };
     // Each process is kept as soon as it is up, so a failed start still stops the others.
     const kept = (started: Promise<AppProcess>) =>
       started.then((p) => {
@@ -166,17 +146,12 @@ export async function runSlowBuyer(short: boolean): Promise<boolean> {
     let sandbox = await kept(startSandbox(0));
     await Promise.all([
       kept(
-        startApp({
-          entry: 'apps/bff/src/server.ts',
-          env: faultBffEnv({
-            port: bffPort,
-            redis: { REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: PREFIX },
-            partnerKeyEntry: keyEntry,
-            deadlineMs,
-            secrets,
-          }),
-          readyUrl: `${bffUrl}/readyz`,
-          timeoutMs: 60_000,
+        startFaultBff({
+          port: bffPort,
+          redis: redisEnv,
+          partnerKeyEntry: keyEntry,
+          deadlineMs,
+          secrets,
         }),
       ),
       kept(startWorker()),
