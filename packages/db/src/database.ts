@@ -6,6 +6,16 @@ import type { OperatorTables } from './operator-schema.js';
 
 /** The tables of the system of record (migrations below; the operators' in operator-schema.ts). */
 export interface Database extends OperatorTables {
+  /** The federal Do Not Call registry's numbers, 10 digits each (migration 0012, do-not-call.ts). */
+  do_not_call_numbers: { phone: string };
+  /** Each load of the registry: when, from which file, how many area codes and numbers it held. */
+  do_not_call_loads: {
+    load_id: Generated<number>;
+    loaded_at: Date;
+    file_name: string;
+    area_codes: number;
+    numbers: string;
+  };
   lead_events: {
     event_id: string;
     lead_id: string;

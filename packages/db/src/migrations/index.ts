@@ -9,6 +9,7 @@ import m0008 from './0008_buyer_config_versions.js';
 import m0009 from './0009_lead_summary_decided.js';
 import m0010 from './0010_operator_sign_in_hardening.js';
 import m0011 from './0011_buyer_keys_needed.js';
+import m0012 from './0012_do_not_call.js';
 import { OPERATOR_MIGRATIONS } from '../operator-schema.js';
 
 /**
@@ -28,4 +29,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009_lead_summary_decided': m0009,
   '0010_operator_sign_in_hardening': m0010,
   '0011_buyer_keys_needed': m0011,
+  '0012_do_not_call': m0012,
 };
