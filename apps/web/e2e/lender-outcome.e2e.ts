@@ -166,9 +166,9 @@ test(
   'sold: Request Funds, the waiting screen, then the redirect screen sends the browser to the lender',
   { timeout: TEST_TIMEOUT_MS },
   async () => {
-    // Decided after the intro (6 s): once decided, the sequence finishes within a second (issue 25), so a lead
-    // decided sooner would not show the search for this test to see.
-    await sandbox.configure({ soldShare: 1, pendingShare: 1, pendingMinMs: 8_000, pendingMaxMs: 8_000 });
+    // Decided well after the intro (6 s): once decided, the sequence finishes within a second (issue 25), so a
+    // lead decided sooner would not show the search for this test to see.
+    await sandbox.configure({ soldShare: 1, pendingShare: 1, pendingMinMs: 12_000, pendingMaxMs: 12_000 });
     const context = await harness.newContext();
     context.setDefaultTimeout(20_000);
     const page = await context.newPage();

@@ -94,7 +94,7 @@ export async function runPageClockUntil(
 }
 
 /**
- * Moves the paused page clock on in small steps as the wall clock goes, so the page runs as usual while the test
+ * Moves the paused page clock on with the wall clock, in small steps, so the page runs as usual while the test
  * keeps the clock in hand; `stop()` freezes page time where it is, with no jump, for {@link runPageClockUntil}.
  * Ticking also ends when the page closes or the clock can no longer be moved: a test that fails before `stop()`
  * must not leave a loop that keeps its file's process alive (a CI run once waited 70 minutes on one).
@@ -102,13 +102,18 @@ export async function runPageClockUntil(
 export function tickPageClock(page: Page): { stop(): Promise<void> } {
   let stopped = false;
   const ticking = (async () => {
+    // Each step is the wall time since the last: on a loaded machine, where a step and the pause after it take
+    // longer, page time still keeps pace with the servers' (a lender deciding after 8 s), never falling behind it.
+    let last = Date.now();
     while (!stopped && !page.isClosed()) {
+      const now = Date.now();
       try {
-        await page.clock.runFor(50);
+        await page.clock.runFor(Math.max(1, now - last));
       } catch (error) {
         // A navigation in flight can refuse one step; a closed page or browser refuses every one.
         if (page.isClosed() || !/navigat|context was destroyed/i.test(String(error))) return;
       }
+      last = now;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   })();
