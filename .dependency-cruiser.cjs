@@ -1,7 +1,7 @@
 /**
  * Import rules a machine checks (`npm run arch:check`). The worker's folders are layered: a submission walks the
- * waterfall, the waterfall asks the buyers, and nothing points back up; the other concepts (final outcome,
- * follow-ups, reconciler, system of record) stand alone, and only the composition root (`build-worker.ts`,
+ * waterfall (after screening the lead), the waterfall asks the buyers, and nothing points back up; the other
+ * concepts (screening, final outcome, follow-ups, reconciler, system of record) stand alone, and only the composition root (`build-worker.ts`,
  * `main.ts`) and the shared files beside it (`env.ts`, `metrics.ts`, `scheduled-pass.ts`) see them all.
  */
 const WORKER = '^apps/worker/src/';
@@ -40,16 +40,16 @@ module.exports = {
     {
       name: 'worker-submission-uses-waterfall-and-buyers',
       severity: 'error',
-      comment: 'submission/ imports a worker folder other than waterfall/ and buyers/.',
+      comment: 'submission/ imports a worker folder other than screening/, waterfall/ and buyers/.',
       from: { path: `${WORKER}submission/` },
-      to: { path: `${WORKER}[^/]+/`, pathNot: `${WORKER}(submission|waterfall|buyers)/` },
+      to: { path: `${WORKER}[^/]+/`, pathNot: `${WORKER}(submission|screening|waterfall|buyers)/` },
     },
     {
       name: 'worker-side-concepts-stand-alone',
       severity: 'error',
       comment:
-        'final-outcome/, follow-ups/, reconciler/ and system-of-record/ import no other worker folder.',
-      from: { path: `${WORKER}(final-outcome|follow-ups|reconciler|system-of-record)/` },
+        'screening/, final-outcome/, follow-ups/, reconciler/ and system-of-record/ import no other worker folder.',
+      from: { path: `${WORKER}(screening|final-outcome|follow-ups|reconciler|system-of-record)/` },
       to: { path: `${WORKER}[^/]+/`, pathNot: `${WORKER}$1/` },
     },
     {

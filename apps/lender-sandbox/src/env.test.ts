@@ -11,6 +11,7 @@ describe('loadEnv', () => {
       logLevel: 'info',
       sandbox: {
         publicUrl: 'http://127.0.0.1:4010',
+        litigatorApiKey: 'sandbox-litigator-key',
         maxLeads: 100_000,
         outcome: DEFAULT_OUTCOME_CONFIG,
         buyers: [],
@@ -45,6 +46,8 @@ describe('loadEnv', () => {
       SANDBOX_REJECT_REDIRECT: 'false',
       SANDBOX_TEST_PENDING_MS: '',
       SANDBOX_TEST_PENDING_PINGS: '3',
+      SANDBOX_LITIGATOR_DELAY_MS: '250',
+      SANDBOX_LITIGATOR_API_KEY: 'bla-key',
     });
     expect(env).toEqual({
       host: '0.0.0.0',
@@ -53,6 +56,7 @@ describe('loadEnv', () => {
       logLevel: 'warn',
       sandbox: {
         publicUrl: 'https://sandbox.example.com',
+        litigatorApiKey: 'bla-key',
         maxLeads: 500,
         buyers: [],
         outcome: {
@@ -75,6 +79,7 @@ describe('loadEnv', () => {
           rejectRedirect: false,
           testPendingMs: 0,
           testPendingPings: 3,
+          litigatorDelayMs: 250,
         },
       },
     });

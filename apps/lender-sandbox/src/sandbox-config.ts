@@ -50,6 +50,8 @@ const outcomeFields = {
   testPendingMs: millis,
   /** `testMode` leads answer pending to this many pings; the next ping gets the `testSold` outcome. */
   testPendingPings: z.number().int().min(0).max(10_000),
+  /** How long the litigator list (routes/litigator-list.ts) takes to answer each lookup. */
+  litigatorDelayMs: millis,
 };
 
 const FAULT_RATE_KEYS = [
@@ -108,6 +110,7 @@ export const DEFAULT_OUTCOME_CONFIG: OutcomeConfig = {
   rejectRedirect: true,
   testPendingMs: 0,
   testPendingPings: 0,
+  litigatorDelayMs: 10,
 };
 
 /** The configuration of one sandbox instance: where it is reachable, how much it keeps, how it answers. */
@@ -125,6 +128,8 @@ export const SandboxConfigSchema = z.object({
     .url({ protocol: /^https?$/ })
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
+  /** The key the litigator list accepts (routes/litigator-list.ts). */
+  litigatorApiKey: z.string().min(1).default('sandbox-litigator-key'),
   /** Leads kept in memory; the oldest are forgotten beyond this. */
   maxLeads: z.number().int().positive().default(100_000),
   outcome: z

@@ -22,6 +22,7 @@ import { WorkerMetrics, startHealthServer } from './metrics.js';
 import { outboundClients } from './outbound-clients.js';
 import { createReconciler } from './reconciler/reconciler.js';
 import { startReconcilerWorker } from './scheduled-pass.js';
+import { screeningOf } from './screening-checks.js';
 import { createSubmitLeadProcessor, settleFailedSubmission } from './submission/submit-lead-processor.js';
 import { startSystemOfRecord } from './system-of-record/system-of-record.js';
 
@@ -149,6 +150,23 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
     after: options.alsoOnFinalOutcome,
   });
 
+  const screening = env.SCREENING
+    ? screeningOf(env, {
+        doNotCall: systemOfRecord?.doNotCall,
+        record: systemOfRecord
+          ? (leadId, verdict) =>
+              eventOutbox.append({
+                // One event per lead however often it is screened: the drain writes an event id once.
+                eventId: `screened-${leadId}`,
+                leadId,
+                at: new Date().toISOString(),
+                type: 'screened',
+                ...verdict,
+              })
+          : undefined,
+      })
+    : undefined;
+
   const submitLead = {
     store,
     lender,
@@ -170,6 +188,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
     postBudgetMs: env.LENDER_CONNECT_TIMEOUT_MS + env.LENDER_HEADERS_TIMEOUT_MS,
     waterfall,
     onFinalOutcome,
+    screening,
   };
 
   const workers = [
@@ -352,6 +371,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
         walks.close(),
         webhookSender.close(),
         outbound.close(),
+        screening?.close(),
         queues.close(),
         new Promise((resolve) => (health ? health.server.close(resolve) : resolve(undefined))),
       ]);

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { parseEnv } from '@funnel/server-runtime/parse-env';
 import {
+  boolish,
   commaList,
   refuseInsecureWebhooksInProduction,
   SERVER_SECRET_SETTINGS,
@@ -91,6 +92,27 @@ export const EnvSchema = z
     TRUSTEDFORM_API_KEY: z.string().optional(),
     /** The only origin certificate URLs (and so our TrustedForm key) may go to. */
     TRUSTEDFORM_CERT_ORIGIN: z.url().default('https://cert.trustedform.com'),
+    /**
+     * Screening before any buyer (issue 41, ADR 0029): on by default. Each check runs when it can: the
+     * disposable-address list always, the Do Not Call registry with DATABASE_URL (once `npm run dnc:load` has
+     * loaded a copy), the email's mail exchangers with SCREENING_EMAIL_DNS, the litigator list with its URL and key.
+     */
+    SCREENING: boolish.default(true),
+    /** The most screening waits for any one check; a check past it counts as not done (ADR 0029's fail rules). */
+    SCREENING_TIMEOUT_MS: z.coerce.number().int().positive().max(10_000).default(300),
+    /**
+     * The resolvers asked for an email's mail exchangers: `off` (the default: no lookup), `system` (the host's),
+     * or a comma list of `host` / `host:port`.
+     */
+    SCREENING_EMAIL_DNS: z
+      .string()
+      .default('off')
+      .transform((value) =>
+        value === 'off' ? undefined : value === 'system' ? [] : value.split(',').map((s) => s.trim()),
+      ),
+    /** The litigator list (Blacklist Alliance's API, or the sandbox's `/blacklist-alliance`); unset, not checked. */
+    LITIGATOR_LIST_URL: z.url().optional(),
+    LITIGATOR_LIST_API_KEY: z.string().optional(),
     /** Hours after the final outcome before SSN, bank and licence numbers are purged. */
     SENSITIVE_PURGE_GRACE_HOURS: z.coerce.number().nonnegative().default(24),
     /**
@@ -171,6 +193,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       'BREVO_API_KEY',
       'CROSS_SELL_FORWARD_TOKEN',
       'TRUSTEDFORM_API_KEY',
+      'LITIGATOR_LIST_API_KEY',
     ],
   });
 }

@@ -115,6 +115,16 @@ it('the worker process walks its buyers file, records every attempt in PostgreSQ
     ]);
     const price = Number(rows[2]!.price);
     expect(price).toBeGreaterThanOrEqual(0);
+    // Screened once before the first buyer (ADR 0029): its verdict is in the stream ahead of the attempts.
+    const screened = await db
+      .selectFrom('lead_events')
+      .select('data')
+      .where('lead_id', '=', id)
+      .where('type', '=', 'screened')
+      .execute();
+    expect(screened.map((row) => (row.data as { verdict: string; reasons: string[] }).verdict)).toEqual([
+      'pass',
+    ]);
 
     const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     expect(metrics).toContain('funnel_buyer_attempts_total{buyer="never",result="rejected"} 2');

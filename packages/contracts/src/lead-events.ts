@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { ReturnReasonSchema } from './buyer-api.js';
 import { MappedFieldErrorSchema } from './buyer-field-errors.js';
 import { OutcomeSchema } from './lead-outcome.js';
+import { ScreeningVerdictSchema } from './screening.js';
 import { StepNameSchema } from './landing.js';
 import { LeadSourceSchema } from './reports.js';
 
@@ -105,6 +106,8 @@ export const LeadEventSchema = z.discriminatedUnion('type', [
     /** In an auction (ADR 0020): the candidate's place in the lead's ranking and every input of it. */
     ranking: AttemptRankingSchema.optional(),
   }),
+  /** Screening's verdict on the lead's contact, before any buyer saw it (issue 41, ADR 0029): codes, no data. */
+  z.object({ ...base, type: z.literal('screened'), ...ScreeningVerdictSchema.shape }),
   /**
    * The lead's personal data was erased on a verified deletion request (ADR 0007): what the system of record
    * holds of it (these events) names nobody and stays; the consent evidence went with it.

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ScreeningVerdictSchema } from './screening.js';
 
 /**
  * Where a submitted lead stands. `pending` until a lender decides; then one final outcome (docs/product-rules.md §outcome-screens).
@@ -62,6 +63,8 @@ export const SubmissionStateSchema = z.object({
   upstreamLeadId: z.string().optional(),
   /** The key the network wants back on ping (from the submit answer when given, else our lead id). */
   checkKey: z.string().optional(),
+  /** Screening's verdict, once the worker has screened the lead (ADR 0029): it is screened once, before any buyer. */
+  screening: ScreeningVerdictSchema.optional(),
 });
 export type SubmissionState = z.infer<typeof SubmissionStateSchema>;
 

@@ -63,7 +63,9 @@ export async function loadDoNotCallFile(
   now: () => Date = () => new Date(),
 ): Promise<DoNotCallLoad> {
   return db.transaction().execute(async (trx) => {
-    await sql`create temporary table do_not_call_incoming (phone bigint not null) on commit drop`.execute(trx);
+    await sql`create temporary table do_not_call_incoming (phone bigint not null) on commit drop`.execute(
+      trx,
+    );
     for await (const batch of numberBatches(file)) {
       await sql`insert into do_not_call_incoming (phone) select unnest(${batch}::bigint[])`.execute(trx);
     }

@@ -21,6 +21,7 @@ const LIFECYCLE: ReadonlyArray<string> = [
   'step_completed',
   'consent',
   'submitted',
+  'screened',
   'buyer_attempt',
   'outcome',
   // A return's decisions in the order they are made; a manager's reversal (ADR 0021) comes after the decision

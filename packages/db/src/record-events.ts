@@ -68,6 +68,7 @@ function summaryPatch(event: LeadEvent): SummaryPatch | undefined {
       };
     // Returns and conversions have tables of their own, written with their event (buyer-returns.ts).
     case 'step_completed':
+    case 'screened':
     case 'buyer_attempt':
     case 'erased':
     case 'returned':

@@ -15,6 +15,8 @@ export type EmailFinding = 'deliverable' | 'disposable' | 'no_domain' | 'no_mail
 export interface EmailScreenOptions {
   /** The resolvers to ask (`host` or `host:port`); the system's when empty. */
   servers: string[];
+  /** False: the disposable list alone, no lookup (every other address is `deliverable`). Default true. */
+  lookups?: boolean;
   /** How long one query may take before it is tried again, and how many tries (c-ares's `timeout`, `tries`). */
   timeoutMs: number;
   tries: number;
@@ -62,7 +64,7 @@ export function createEmailScreen(options: EmailScreenOptions) {
     async screen(email: string): Promise<EmailFinding> {
       const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
       if (isDisposableDomain(domain)) return 'disposable';
-      return takesMail(domain);
+      return options.lookups === false ? 'deliverable' : takesMail(domain);
     },
     /** Stops any query still waiting. */
     close(): void {

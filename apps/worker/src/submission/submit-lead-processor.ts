@@ -1,8 +1,10 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
+import { CLIENT_TO_SERVER as server } from '@funnel/contracts/fields';
 import { LeadJobSchema, type LeadJob } from '@funnel/contracts/jobs';
 import { isFinalOutcome } from '@funnel/contracts/lead-outcome';
 import { buildSubmissionPayload, type SubmittableLead } from '@funnel/contracts/lender-network';
+import { SCREENED_OUT_REASON, type ScreeningVerdict } from '@funnel/contracts/screening';
 import { TrackingSchema } from '@funnel/contracts/tracking';
 import type { LeadRecord, LeadStore, NewOutcome } from '@funnel/lead-store/lead-store';
 import { isNotReplicated } from '@funnel/server-runtime/replica-wait';
@@ -11,6 +13,7 @@ import { buildOrRefuse, submissionContextOf } from '../buyers/buyer-payload-cont
 import { decide, noLender, type DecisionPolicy } from '../buyers/decision.js';
 import type { LenderClient } from '../buyers/lender-client.js';
 import { FinalLenderError, RetryableLenderError } from '../buyers/lender-errors.js';
+import type { ContactScreen } from '../screening/contact-screen.js';
 import { parkPoll, pollLatenessSeconds } from '../waterfall/poll-due.js';
 import {
   runWaterfall,
@@ -51,6 +54,11 @@ export interface SubmitLeadDeps {
   waterfall?: WaterfallDeps | undefined;
   /** Called once the lead's outcome is final (again on a retry: it must be idempotent), e.g. partner webhooks. */
   onFinalOutcome: (leadId: string) => Promise<void>;
+  /**
+   * Screening before any buyer (issue 41, ADR 0029): each lead's contact is screened once, its verdict recorded
+   * (`record`, the system of record's `screened` event) and kept on the lead; a blocked lead ends rejected.
+   */
+  screening?: { screen: ContactScreen; record(leadId: string, verdict: ScreeningVerdict): Promise<void> };
 }
 
 /**
@@ -82,6 +90,21 @@ export function createSubmitLeadProcessor(deps: SubmitLeadDeps) {
 const NOT_REPLICATED_RETRY_MS = 1000;
 
 function createRun(deps: SubmitLeadDeps) {
+  /** Screens the lead, records the verdict, then keeps it on the lead: a run after a crash between the two screens again. */
+  async function screen(
+    screening: NonNullable<SubmitLeadDeps['screening']>,
+    lead: LeadRecord,
+  ): Promise<ScreeningVerdict> {
+    const fields = lead.fields as Record<string, unknown>;
+    const verdict = await screening.screen.screen({
+      phone: String(fields[server.phone] ?? ''),
+      email: String(fields[server.email] ?? ''),
+    });
+    await screening.record(lead.id, verdict);
+    await deps.store.updateSubmission(lead.id, { screening: verdict });
+    return verdict;
+  }
+
   return async function runSubmitLead(job: Job, token?: string): Promise<SubmitLeadResult> {
     const lateness = pollLatenessSeconds(job.data, job.attemptsMade, deps.now());
     if (lateness !== undefined) deps.observe?.pollLateness(lateness);
@@ -119,6 +142,14 @@ function createRun(deps: SubmitLeadDeps) {
       return stored ? { outcome: stored.outcome } : { skipped: 'lead no longer exists' };
     };
     const deadline = Date.parse(submission.deadlineAt);
+    const screened = submission.screening ?? (deps.screening && (await screen(deps.screening, lead)));
+    if (screened && screened.verdict !== 'pass') {
+      log.info(
+        { verdict: screened.verdict, reasons: screened.reasons, unchecked: screened.unchecked },
+        'screened',
+      );
+    }
+    if (screened?.verdict === 'block') return finish({ outcome: 'rejected', reason: SCREENED_OUT_REASON });
     if (deps.waterfall) {
       return runWaterfall(deps.waterfall, {
         job,

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { purgeExpiredConsents, type ContactSealer } from '@funnel/db/consent-archive';
 import { migrate, openDatabase } from '@funnel/db/database';
+import { doNotCallStatus, type DoNotCallStatus } from '@funnel/db/do-not-call';
 import { leadsMissingEvidence } from '@funnel/db/evidence-gaps';
 import { returnStateOf } from '@funnel/db/return-reversals';
 import { createRedis, type RedisConnectionEnv } from '@funnel/server-runtime/redis-connection';
@@ -41,6 +42,8 @@ export function startSystemOfRecord(options: SystemOfRecordOptions): {
   ready: Promise<void>;
   /** Decided leads without their submission's evidence ({@link leadsMissingEvidence}), for the reconciler. */
   missingEvidence(options: Parameters<typeof leadsMissingEvidence>[1]): Promise<string[]>;
+  /** Where the Do Not Call registry stands for a phone, once the migrations are applied (screening, ADR 0029). */
+  doNotCall(phone: string): Promise<DoNotCallStatus>;
   stop(): Promise<void>;
 } {
   const { logger } = options;
@@ -114,6 +117,10 @@ export function startSystemOfRecord(options: SystemOfRecordOptions): {
     },
     returnState: (leadId) => returnStateOf(database, leadId),
     missingEvidence: (options) => leadsMissingEvidence(database, options),
+    async doNotCall(phone) {
+      await starting;
+      return doNotCallStatus(database, phone);
+    },
     async stop() {
       stopping = true;
       await starting;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JourneyEntry } from '@funnel/contracts/lead-journey';
+import type { ScreeningCheck, ScreeningReason } from '@funnel/contracts/screening';
 import { duplicateOf, journeyLine } from './journey-lines';
 
 const AT = '2026-10-05T16:31:00.000Z';
@@ -61,6 +62,23 @@ describe("a lead's timeline in an operator's words", () => {
     expect(line.details.at(-1)).toBe(
       'Ranked 2: bid $80.00 × accepted 75 % (30 of 40) × kept 80 % (5 of 25 returned) = $48.00',
     );
+  });
+
+  it("says what screening found and what it could not check, in an operator's words", () => {
+    const screened = (verdict: 'block' | 'flag', reasons: ScreeningReason[], unchecked: ScreeningCheck[]) =>
+      journeyLine({
+        kind: 'event',
+        at: AT,
+        event: { ...base, type: 'screened', verdict, score: 0, reasons, unchecked, ms: 41 },
+      });
+    expect(screened('block', ['phone_litigator', 'email_disposable'], [])).toEqual({
+      title: 'Screening: blocked, not sent to buyers, score 0',
+      details: ['Phone on the litigator list', 'Disposable email address', 'Took 41 ms'],
+    });
+    expect(screened('flag', [], ['litigator']).details).toEqual([
+      'Not checked in time: litigator list',
+      'Took 41 ms',
+    ]);
   });
 
   it('names the outcome, its reason and where the borrower went', () => {

@@ -5,6 +5,7 @@ import type { AttemptRanking, DeliveryChannel } from '@funnel/contracts/lead-eve
 import { DUPLICATE_REASON, type Outcome } from '@funnel/contracts/lead-outcome';
 import { LOAN_REASONS, US_STATES, labelFor } from '@funnel/contracts/options';
 import { FUNNEL_POSITION_LABELS } from '@funnel/contracts/reports';
+import type { ScreeningCheck, ScreeningReason, ScreeningVerdictKind } from '@funnel/contracts/screening';
 import { formatMoney } from './number-format';
 import { outcomeReasonLabel } from './outcome-reason-labels';
 
@@ -33,6 +34,27 @@ export function duplicateOf(timeline: readonly JourneyEntry[]): DuplicateOf | un
   }
   return undefined;
 }
+
+const SCREENING_VERDICT_WORDS: Record<ScreeningVerdictKind, string> = {
+  pass: 'passed',
+  flag: 'flagged',
+  block: 'blocked, not sent to buyers',
+};
+
+const SCREENING_REASON_WORDS: Record<ScreeningReason, string> = {
+  phone_litigator: 'Phone on the litigator list',
+  phone_do_not_call: 'Phone on the Do Not Call registry',
+  do_not_call_copy_stale: 'Do Not Call copy older than 31 days',
+  email_disposable: 'Disposable email address',
+  email_no_domain: "Email's domain does not exist",
+  email_no_mail: "Email's domain takes no mail",
+};
+
+const SCREENING_CHECK_WORDS: Record<ScreeningCheck, string> = {
+  litigator: 'litigator list',
+  do_not_call: 'Do Not Call registry',
+  email: "email's domain",
+};
 
 /** Where a lead's journey is in the console. */
 export const journeyPath = (leadId: string) => `/operator/leads/${encodeURIComponent(leadId)}`;
@@ -133,6 +155,15 @@ export function journeyLine(entry: JourneyEntry, duplicate?: DuplicateOf): Journ
             details: ['The same borrower had applied within the duplicate window'],
           }
         : { title: 'Submitted to buyers', details: [] };
+    case 'screened':
+      return {
+        title: `Screening: ${SCREENING_VERDICT_WORDS[event.verdict]}, score ${event.score}`,
+        details: present(
+          ...event.reasons.map((reason) => SCREENING_REASON_WORDS[reason]),
+          ...event.unchecked.map((check) => `Not checked in time: ${SCREENING_CHECK_WORDS[check]}`),
+          `Took ${event.ms} ms`,
+        ),
+      };
     case 'buyer_attempt':
       return {
         title: `${event.buyer} ${ATTEMPT_WORDS[event.result] ?? event.result}`,

@@ -10,6 +10,7 @@ const REASON_LABELS: Record<string, string> = {
   duplicate: 'Duplicate borrower (not sent)',
   upstream_rejected: 'Lender network rejected it',
   internal_error: 'Internal error',
+  screened_out: 'Blocked by screening (never sent to buyers)',
 };
 
 export const OUTCOME_LABELS: Record<OutcomeReasonRow['outcome'], string> = {
