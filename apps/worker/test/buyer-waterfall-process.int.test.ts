@@ -2,7 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CLIENT_TO_SERVER as server } from '@funnel/contracts/fields';
 import { migrate, openDatabase } from '@funnel/db/database';
+import { loadDoNotCallFile } from '@funnel/db/do-not-call';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { freePort, startApp } from '@funnel/testing/processes';
 import { Pipeline } from './pipeline-fixture.js';
@@ -135,6 +137,72 @@ it('the worker process walks its buyers file, records every attempt in PostgreSQ
   } finally {
     await worker.stop();
     await pipeline.close();
+  }
+});
+
+it('a buyer that asked for a screening score gets the leads screened at or above it, and only those (ADR 0030)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'buyers-'));
+  const file = join(dir, 'buyers.json');
+  const always = { protocol: 'sync-post', baseUrl: sandbox.buyerUrl('always'), priceLadder: [0] };
+  writeFileSync(
+    file,
+    JSON.stringify({
+      timeZone: 'America/Chicago',
+      buyers: [
+        { id: 'picky', ...always, tier: 1, filters: { minScreeningScore: 90 } },
+        { id: 'easy', ...always, tier: 2 },
+      ],
+    }),
+  );
+  // A schema of its own: the first worker in a schema imports its buyers file there, and later ones run that.
+  const ownSchema = testSchema('buyers-screening');
+  const ownDb = openDatabase({ url: testDatabaseUrl(), schema: ownSchema });
+  await migrate(ownDb, ownSchema);
+  // One borrower's number is on the Do Not Call registry: that lead goes on flagged, scoring 70.
+  const registry = join(dir, 'dnc-512.txt');
+  writeFileSync(registry, '512,5550177\n');
+  await loadDoNotCallFile(ownDb, registry);
+  const pipeline = new Pipeline();
+  const worker = await startApp({
+    entry: 'apps/worker/src/main.ts',
+    env: pipeline.workerEnv(sandbox.url, {
+      LOG_LEVEL: 'info',
+      BUYERS_FILE: file,
+      DATABASE_URL: `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${ownSchema}`)}`,
+      WORKER_METRICS_PORT: String(await freePort()),
+      LITIGATOR_LIST_URL: `${sandbox.url}/blacklist-alliance`,
+      LITIGATOR_LIST_API_KEY: 'sandbox-litigator-key',
+    }),
+    readyLog: /worker started/,
+  });
+  const boughtBy = async (id: string) => {
+    expect((await pipeline.finalOutcome(id)).outcome).toBe('sold');
+    for (let i = 0; i < 200; i++) {
+      const rows = await ownDb
+        .selectFrom('buyer_attempts')
+        .select('buyer')
+        .where('lead_id', '=', id)
+        .execute();
+      if (rows.length > 0) return rows.map((row) => row.buyer);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return [];
+  };
+  try {
+    const clean = await pipeline.submitLead();
+    const listed = await pipeline.submitLead({ fields: { [server.phone]: '5125550177' } });
+    expect(await boughtBy(clean)).toEqual(['picky']);
+    expect(await boughtBy(listed)).toEqual(['easy']);
+    expect((await pipeline.store.get(listed))?.submission?.screening).toMatchObject({
+      verdict: 'flag',
+      score: 70,
+      reasons: ['phone_do_not_call'],
+    });
+  } finally {
+    await worker.stop();
+    await pipeline.close();
+    await ownDb.destroy();
+    await dropSchema(ownSchema);
   }
 });
 

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { ReturnReasonSchema, type ReturnReason } from './buyer-api.js';
 import { CreditScoreSchema, LoanReasonSchema } from './options.js';
+import { ScreeningReasonSchema } from './screening.js';
 
 /** The protocols the worker has an adapter for. */
 export const BUYER_PROTOCOLS = ['lead-service', 'sync-post', 'ping-post'] as const;
@@ -46,6 +47,13 @@ export const BuyerFiltersSchema = z
     loanReasons: z.array(LoanReasonSchema).min(1).optional(),
     /** Wraps past midnight when `toHour` < `fromHour` (e.g. 20 → 6). */
     activeHours: ActiveHoursSchema.optional(),
+    /**
+     * Screening (ADR 0030): the lowest score this buyer takes. A lead with no verdict (screening off) has no
+     * score, and a buyer who set one does not get it.
+     */
+    minScreeningScore: z.number().int().min(0).max(100).optional(),
+    /** Screening's findings this buyer refuses, e.g. `["phone_do_not_call"]`, whatever the score. */
+    refusedScreeningReasons: z.array(ScreeningReasonSchema).min(1).optional(),
   })
   .strict()
   .refine((f) => f.minAmount === undefined || f.maxAmount === undefined || f.minAmount <= f.maxAmount, {

@@ -82,3 +82,30 @@ describe('planWalk', () => {
     ]);
   });
 });
+
+describe("a buyer's screening filters (ADR 0030)", () => {
+  const filters = { minScreeningScore: 70, refusedScreeningReasons: ['phone_do_not_call' as const] };
+  const verdict = (score: number, reasons: ('phone_do_not_call' | 'email_no_mail')[] = []) => ({
+    verdict: 'flag' as const,
+    score,
+    reasons,
+    unchecked: [],
+    ms: 3,
+  });
+  const now = Date.parse('2026-11-28T15:00:00Z');
+
+  it('takes a lead at or above its lowest score, without a finding it refuses', () => {
+    expect(takesLead(filters, { ...lead, screening: verdict(70) }, 'UTC', now)).toBe(true);
+    expect(takesLead(filters, { ...lead, screening: verdict(60, ['email_no_mail']) }, 'UTC', now)).toBe(
+      false,
+    );
+    expect(takesLead(filters, { ...lead, screening: verdict(70, ['phone_do_not_call']) }, 'UTC', now)).toBe(
+      false,
+    );
+  });
+
+  it('refuses a lead nobody screened when it asked for a score, and takes it when it did not', () => {
+    expect(takesLead(filters, lead, 'UTC', now)).toBe(false);
+    expect(takesLead({}, lead, 'UTC', now)).toBe(true);
+  });
+});

@@ -1,4 +1,5 @@
 import type { Buyer, BuyerFilters } from '@funnel/contracts/buyers';
+import type { ScreeningVerdict } from '@funnel/contracts/screening';
 import type { AttemptRanking } from '@funnel/contracts/lead-events';
 import type { HeldBid } from './buyer-adapter.js';
 
@@ -9,6 +10,16 @@ export interface LeadTraits {
   income_net_monthly?: unknown;
   credit_score?: unknown;
   loan_reason?: unknown;
+  /** Screening's verdict on the lead (ADR 0030); none when screening is off. */
+  screening?: ScreeningVerdict | undefined;
+}
+
+/** What the filters look at for a stored lead: its fields and screening's verdict. */
+export function traitsOf(lead: {
+  fields: Record<string, unknown>;
+  submission?: { screening?: ScreeningVerdict | undefined } | undefined;
+}): LeadTraits {
+  return { ...(lead.fields as LeadTraits), screening: lead.submission?.screening };
 }
 
 /**
@@ -38,6 +49,14 @@ export function takesLead(filters: BuyerFilters, lead: LeadTraits, timeZone: str
   if (filters.minMonthlyIncome !== undefined && !(income >= filters.minMonthlyIncome)) return false;
   if (filters.creditBands && !filters.creditBands.includes(lead.credit_score as never)) return false;
   if (filters.loanReasons && !filters.loanReasons.includes(lead.loan_reason as never)) return false;
+  if (
+    filters.minScreeningScore !== undefined &&
+    !((lead.screening?.score ?? -1) >= filters.minScreeningScore)
+  ) {
+    return false;
+  }
+  const refused = filters.refusedScreeningReasons;
+  if (refused && lead.screening?.reasons.some((reason) => refused.includes(reason))) return false;
   if (filters.activeHours) {
     const hour = hourIn(timeZone, now);
     const { fromHour, toHour } = filters.activeHours;

@@ -154,7 +154,8 @@ function createRun(deps: SubmitLeadDeps) {
       return runWaterfall(deps.waterfall, {
         job,
         token,
-        lead,
+        // The buyers' filters see the verdict just given (ADR 0030), which the lead read above predates.
+        lead: screened ? { ...lead, submission: { ...submission, screening: screened } } : lead,
         deadline,
         finish,
         log,

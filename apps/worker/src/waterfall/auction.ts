@@ -3,7 +3,7 @@ import { isBidLive } from '@funnel/contracts/ping-post-network';
 import type { LeadRecord } from '@funnel/lead-store/lead-store';
 import { dayIn } from '@funnel/server-runtime/buyer-caps';
 import type { BuyerAdapter, HeldBid } from '../buyers/buyer-adapter.js';
-import { takesLead, type LeadTraits, type WalkStep } from '../buyers/buyer-eligibility.js';
+import { takesLead, traitsOf, type WalkStep } from '../buyers/buyer-eligibility.js';
 import type { BuyerBreakers } from '../buyers/buyer-breakers.js';
 import type { BuyerLearning } from '../buyers/buyer-learning.js';
 import type { Bulkheads } from '../buyers/bulkheads.js';
@@ -63,8 +63,7 @@ export async function planAuction(
   const eligible = await withoutBrokenBuyers(
     deps,
     buyers.filter(
-      (buyer) =>
-        !deps.isPaused?.(buyer.id) && takesLead(buyer.filters, lead.fields as LeadTraits, timeZone, now),
+      (buyer) => !deps.isPaused?.(buyer.id) && takesLead(buyer.filters, traitsOf(lead), timeZone, now),
     ),
   );
   const pinged = eligible.filter((buyer) => buyer.protocol === 'ping-post');

@@ -6,7 +6,7 @@ import { isBidLive } from '@funnel/contracts/ping-post-network';
 import type { LeadRecord, NewOutcome } from '@funnel/lead-store/lead-store';
 import type { AttemptAnswer } from '../buyers/buyer-adapter.js';
 import { dayIn } from '@funnel/server-runtime/buyer-caps';
-import { planWalk, type LeadTraits, type WalkStep } from '../buyers/buyer-eligibility.js';
+import { planWalk, traitsOf, type WalkStep } from '../buyers/buyer-eligibility.js';
 import { decide, noLender, type DecisionPolicy } from '../buyers/decision.js';
 import { RetryableLenderError } from '../buyers/lender-errors.js';
 import { BID_MARGIN_MS } from '../buyers/ping-post-adapter.js';
@@ -305,10 +305,5 @@ export async function runWaterfall(deps: WaterfallDeps, run: WaterfallRun): Prom
 async function planFor(deps: WaterfallDeps, lead: LeadRecord, deadline: number): Promise<WalkStep[]> {
   if (deps.buyers.mode === 'auction') return planAuction(deps, lead, deadline);
   const buyers = deps.buyers.buyers.filter((buyer) => !deps.isPaused?.(buyer.id));
-  return planWalk(
-    await withoutBrokenBuyers(deps, buyers),
-    lead.fields as LeadTraits,
-    deps.buyers.timeZone,
-    deps.now(),
-  );
+  return planWalk(await withoutBrokenBuyers(deps, buyers), traitsOf(lead), deps.buyers.timeZone, deps.now());
 }
