@@ -47,7 +47,6 @@ describe('loadEnv', () => {
       SANDBOX_TEST_PENDING_MS: '',
       SANDBOX_TEST_PENDING_PINGS: '3',
       SANDBOX_LITIGATOR_DELAY_MS: '250',
-      SANDBOX_LITIGATOR_API_KEY: 'bla-key',
     });
     expect(env).toEqual({
       host: '0.0.0.0',
@@ -56,7 +55,7 @@ describe('loadEnv', () => {
       logLevel: 'warn',
       sandbox: {
         publicUrl: 'https://sandbox.example.com',
-        litigatorApiKey: 'bla-key',
+        litigatorApiKey: 'sandbox-litigator-key',
         maxLeads: 500,
         buyers: [],
         outcome: {

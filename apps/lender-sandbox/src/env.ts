@@ -63,8 +63,6 @@ const EnvSchema = z.object({
   SANDBOX_TEST_PENDING_MS: number,
   SANDBOX_TEST_PENDING_PINGS: number,
   SANDBOX_LITIGATOR_DELAY_MS: number,
-  /** The key the litigator list accepts (default `sandbox-litigator-key`). */
-  SANDBOX_LITIGATOR_API_KEY: z.string().min(1).optional(),
 });
 
 export interface Env {
@@ -87,7 +85,6 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     publicUrl: env.SANDBOX_PUBLIC_URL ?? `http://127.0.0.1:${env.SANDBOX_PORT}`,
     maxLeads: env.SANDBOX_MAX_LEADS,
     ...(env.SANDBOX_RETURNS_URL ? { returnsUrl: env.SANDBOX_RETURNS_URL } : {}),
-    ...(env.SANDBOX_LITIGATOR_API_KEY ? { litigatorApiKey: env.SANDBOX_LITIGATOR_API_KEY } : {}),
     outcome,
     buyers: env.SANDBOX_BUYERS_FILE ? readBuyersFile(env.SANDBOX_BUYERS_FILE) : [],
   });
@@ -106,7 +103,6 @@ function envKeyOf(path: readonly PropertyKey[]): string {
   if (group === 'publicUrl') return 'SANDBOX_PUBLIC_URL';
   if (group === 'maxLeads') return 'SANDBOX_MAX_LEADS';
   if (group === 'returnsUrl') return 'SANDBOX_RETURNS_URL';
-  if (group === 'litigatorApiKey') return 'SANDBOX_LITIGATOR_API_KEY';
   if (group === 'buyers') return `SANDBOX_BUYERS_FILE (${path.slice(1).join('.')})`;
   return OUTCOME_ENV_KEYS[setting as keyof OutcomeConfig] ?? 'SANDBOX_*';
 }
