@@ -88,6 +88,17 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
       ...(price !== undefined ? { price } : {}),
     });
     return [
+      {
+        eventId: `screened-${id}`,
+        leadId: id,
+        at: at(1),
+        type: 'screened',
+        verdict: 'flag',
+        score: 70,
+        reasons: ['email_no_mail'],
+        unchecked: [],
+        ms: 40,
+      },
       attempt(0, 'buyer-east', 'rejected'),
       attempt(1, 'buyer-west', 'sold', 55),
       {
@@ -190,6 +201,7 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
       { clickId: 'click-journey-1' },
       { buyer: 'buyer-east' },
       { buyer: 'buyer-west', outcome: 'sold', source: 'funnel' },
+      { screening: 'flag' },
       { email: EMAIL.toUpperCase() },
       { phone: '212 555 0142' },
     ]) {
@@ -212,6 +224,8 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
           submittedAt: FUNNEL_NOW.toISOString(),
           outcome: 'sold',
           outcomeReason: null,
+          screeningVerdict: 'flag',
+          screeningScore: 70,
         },
       ],
       more: false,
@@ -221,6 +235,7 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
       { affiliate: 'aff-other' },
       { buyer: 'buyer-north' },
       { leadId, outcome: 'pending' },
+      { screening: 'block' },
       { from: '2026-11-18' },
       { email: 'nobody@example.com' },
     ]) {
@@ -249,8 +264,9 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
     );
     expect(kinds[0]).toBe('created');
     expect(kinds.filter((kind: string) => kind === 'step_completed')).toHaveLength(STEP_ANSWERS.length);
-    expect(kinds.slice(-6)).toEqual([
+    expect(kinds.slice(-7)).toEqual([
       'submitted',
+      'screened',
       'buyer_attempt',
       'buyer_attempt',
       'outcome',

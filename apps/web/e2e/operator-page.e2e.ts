@@ -39,6 +39,8 @@ interface FixtureLead {
   outcome?: { is: 'sold' | 'rejected' | 'no_lender'; afterSeconds: number; reason?: string };
   /** The waterfall's attempts, in order: the buyer, what came of it, and the price when sold. */
   attempts?: Array<[buyer: string, result: 'sold' | 'rejected' | 'timeout' | 'capped', price?: number]>;
+  /** Screening's flag, before the first attempt, and its score. */
+  flaggedScore?: number;
 }
 
 /**
@@ -51,7 +53,7 @@ interface FixtureLead {
  * The waterfall's attempts at the two buyers:
  * - E1: prime sold at $95. A3: prime rejected, network sold at $40.50. A4: both rejected.
  * - B1: prime sold at $120. C1: prime timed out, network's cap was full. D1: network sold at $35.
- * Network returned A3 (approved by its rule): its $40.50 comes off the net revenue.
+ * Network returned A3 (approved by its rule): its $40.50 comes off the net revenue. Screening flagged A4 (65).
  */
 const FIXTURE: FixtureLead[] = [
   {
@@ -88,6 +90,7 @@ const FIXTURE: FixtureLead[] = [
       ['prime', 'rejected'],
       ['network', 'rejected'],
     ],
+    flaggedScore: 65,
   },
   {
     id: 'B1',
@@ -178,6 +181,19 @@ function eventsOf(lead: FixtureLead): LeadEvent[] {
         ...(price === undefined ? {} : { price }),
       })),
     );
+  }
+  if (lead.flaggedScore !== undefined) {
+    events.push({
+      eventId: `screened-${leadId}`,
+      leadId,
+      at: at(60 * (lead.steps + 1)),
+      type: 'screened',
+      verdict: 'flag',
+      score: lead.flaggedScore,
+      reasons: ['email_no_mail'],
+      unchecked: [],
+      ms: 35,
+    });
   }
   return events;
 }
@@ -643,6 +659,10 @@ test('an operator finds a lead by the buyer it was offered to and reads its jour
     ['lead-operator-e2e-A3', 'lead-operator-e2e-A4', 'lead-operator-e2e-B1'],
   );
   assert.doesNotMatch(page.url(), /prime|2026-10-05/, 'the filters stay out of the address');
+  const results = page.locator('#lead-results-caption').locator('xpath=..');
+  const a4 = results.getByRole('row').filter({ hasText: 'lead-operator-e2e-A4' });
+  assert.match(await a4.innerText(), /Flagged \(65\)/);
+
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 900 });
     await assertAccessible(page, `lead search at ${width} px`);
@@ -672,9 +692,13 @@ test('an operator finds a lead by the buyer it was offered to and reads its jour
   }
   await screenshotBothWidths(page, 'operator-lead-journey');
 
-  // Back to the search: the last results are still there, from this tab's memory.
+  // Back to the search: the last results are still there, from this tab's memory; screening's flag narrows them.
   await page.getByRole('link', { name: 'Back to the search' }).click();
   await page.getByRole('heading', { name: '3 found' }).waitFor();
+  await page.getByLabel('Screening').selectOption('flag');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('heading', { name: '1 found' }).waitFor();
+  assert.match(await results.locator('tbody').innerText(), /lead-operator-e2e-A4/);
   assert.deepEqual(errors, []);
   await context.close();
 });

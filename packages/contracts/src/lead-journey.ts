@@ -7,6 +7,7 @@ import { LeadEventSchema, TraceIdSchema } from './lead-events.js';
 import { OUTCOMES } from './lead-outcome.js';
 import { PrivacyPhoneSchema } from './privacy.js';
 import { LEAD_SOURCES, LeadSourceSchema, isoDay, textFilter } from './reports.js';
+import { SCREENING_VERDICTS } from './screening.js';
 import { EmailSchema } from './steps.js';
 
 /** The most leads one search answers, newest first. */
@@ -34,6 +35,10 @@ export const LeadSearchQuerySchema = z
     outcome: z.enum(OUTCOMES, { error: `outcome must be one of: ${OUTCOMES.join(', ')}.` }).optional(),
     /** Leads offered to this buyer (any attempt, whatever its result). */
     buyer: textFilter('buyer', 40),
+    /** Screening's verdict (ADR 0030): the blocked or flagged leads. */
+    screening: z
+      .enum(SCREENING_VERDICTS, { error: `screening must be one of: ${SCREENING_VERDICTS.join(', ')}.` })
+      .optional(),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, {
     error: "'from' must not be after 'to'.",
@@ -57,6 +62,9 @@ export const LeadSearchRowSchema = z.object({
   submittedAt: z.string().nullable(),
   outcome: z.enum(OUTCOMES),
   outcomeReason: z.string().nullable(),
+  /** Screening's verdict and score; null for a lead not screened (yet). */
+  screeningVerdict: z.enum(SCREENING_VERDICTS).nullable(),
+  screeningScore: z.number().int().nullable(),
 });
 export type LeadSearchRow = z.infer<typeof LeadSearchRowSchema>;
 

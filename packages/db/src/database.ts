@@ -43,6 +43,9 @@ export interface Database extends OperatorTables {
     outcome_reason: string | null;
     decided_at: Date | null;
     seconds_to_decision: number | null;
+    /** Screening's verdict and score (migration 0013); null for a lead not screened (yet). */
+    screening_verdict: string | null;
+    screening_score: number | null;
   };
   lead_steps: {
     lead_id: string;

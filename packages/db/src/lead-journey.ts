@@ -71,6 +71,8 @@ function rowOf(summary: Database['lead_summary']): LeadSearchRow {
     submittedAt: iso(summary.submitted_at),
     outcome: (summary.outcome ?? 'pending') as Outcome,
     outcomeReason: summary.outcome_reason,
+    screeningVerdict: summary.screening_verdict as LeadSearchRow['screeningVerdict'],
+    screeningScore: summary.screening_score,
   };
 }
 
@@ -98,6 +100,7 @@ export async function searchLeads(
   if (query.source) select = select.where('source', '=', query.source);
   if (query.outcome === 'pending') select = select.where('outcome', 'is', null);
   else if (query.outcome) select = select.where('outcome', '=', query.outcome);
+  if (query.screening) select = select.where('screening_verdict', '=', query.screening);
   const buyer = query.buyer;
   if (buyer) {
     select = select.where(({ exists, selectFrom }) =>

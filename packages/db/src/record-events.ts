@@ -34,6 +34,8 @@ const SUMMARY_COLUMNS = [
   'outcome_reason',
   'decided_at',
   'seconds_to_decision',
+  'screening_verdict',
+  'screening_score',
 ] as const satisfies ReadonlyArray<keyof Summary>;
 
 /** What an event says about its lead's summary row. */
@@ -67,8 +69,9 @@ function summaryPatch(event: LeadEvent): SummaryPatch | undefined {
         seconds_to_decision: event.secondsToDecision ?? null,
       };
     // Returns and conversions have tables of their own, written with their event (buyer-returns.ts).
-    case 'step_completed':
     case 'screened':
+      return { lead_id: event.leadId, screening_verdict: event.verdict, screening_score: event.score };
+    case 'step_completed':
     case 'buyer_attempt':
     case 'erased':
     case 'returned':
@@ -101,6 +104,8 @@ const SUMMARY_TYPES: Record<(typeof SUMMARY_COLUMNS)[number], string> = {
   outcome_reason: 'text',
   decided_at: 'timestamptz',
   seconds_to_decision: 'double precision',
+  screening_verdict: 'text',
+  screening_score: 'integer',
 };
 
 /** The first completion of each step of each lead in `events`, in key order. */
@@ -124,7 +129,7 @@ function attemptRows(events: readonly LeadEvent[]) {
 
 /**
  * The batch as one statement: events, steps, buyer attempts and summaries, each table's rows as one array per
- * column (`unnest`), so the statement has the same 33 parameters whatever the batch size and PostgreSQL parses and binds little
+ * column (`unnest`), so the statement has the same parameters whatever the batch size and PostgreSQL parses and binds little
  * (bench/HISTORY.md). One statement is one transaction. Steps and summaries are written for every event of the
  * batch, not only the new ones: a step is kept once and a summary value never replaced (`coalesce`; null fills
  * nothing), so an event written again changes nothing. Answers how many events were new.

@@ -10,6 +10,7 @@ import m0009 from './0009_lead_summary_decided.js';
 import m0010 from './0010_operator_sign_in_hardening.js';
 import m0011 from './0011_buyer_keys_needed.js';
 import m0012 from './0012_do_not_call.js';
+import m0013 from './0013_lead_summary_screening.js';
 import { OPERATOR_MIGRATIONS } from '../operator-schema.js';
 
 /**
@@ -30,4 +31,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010_operator_sign_in_hardening': m0010,
   '0011_buyer_keys_needed': m0011,
   '0012_do_not_call': m0012,
+  '0013_lead_summary_screening': m0013,
 };

@@ -3,13 +3,14 @@ import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { LeadSearchQuery, LeadSearchResult, LeadSearchRow } from '@funnel/contracts/lead-journey';
 import { OUTCOMES } from '@funnel/contracts/lead-outcome';
+import { SCREENING_VERDICTS } from '@funnel/contracts/screening';
 import { SelectField } from '@/components/form/select-field';
 import { TextField } from '@/components/form/text-field';
 import { Button } from '@/components/ui/button';
 import { PageHeading } from '@/components/ui/page-heading';
 import { ApiRequestError } from '@/lib/api-request-error';
 import { useLeadSearch } from '../api/leads';
-import { OUTCOME_WORDS } from '../utils/journey-lines';
+import { OUTCOME_WORDS, SCREENING_WORDS } from '../utils/journey-lines';
 import { ReportTable, type ReportColumn } from './report-table';
 import styles from './operator.module.css';
 import leads from './leads.module.css';
@@ -27,10 +28,15 @@ const FIELDS = [
   ['to', 'Created to', 'date'],
 ] as const;
 type TextFilter = (typeof FIELDS)[number][0];
-type Draft = Record<TextFilter | 'outcome', string>;
+type Draft = Record<TextFilter | 'outcome' | 'screening', string>;
 
-const EMPTY: Draft = Object.fromEntries([...FIELDS.map(([name]) => [name, '']), ['outcome', '']]) as Draft;
+const EMPTY: Draft = Object.fromEntries([
+  ...FIELDS.map(([name]) => [name, '']),
+  ['outcome', ''],
+  ['screening', ''],
+]) as Draft;
 const OUTCOME_OPTIONS = OUTCOMES.map((value) => ({ value, label: OUTCOME_WORDS[value] }));
+const SCREENING_OPTIONS = SCREENING_VERDICTS.map((value) => ({ value, label: SCREENING_WORDS[value] }));
 
 /** The last search, kept in this tab's memory only (a contact searched for never reaches the address or storage). */
 const LAST_SEARCH = ['operator', 'lead-search'] as const;
@@ -53,6 +59,12 @@ const COLUMNS: readonly ReportColumn<LeadSearchRow>[] = [
   },
   { label: 'Affiliate', cell: (row) => row.affiliate ?? '—', text: true },
   { label: 'Outcome', cell: (row) => OUTCOME_WORDS[row.outcome], text: true },
+  {
+    label: 'Screening',
+    cell: (row) =>
+      row.screeningVerdict ? `${SCREENING_WORDS[row.screeningVerdict]} (${row.screeningScore ?? '—'})` : '—',
+    text: true,
+  },
 ];
 
 /** `/operator/leads`: find a lead by any of its ids, its contact, its attribution or what became of it. */
@@ -99,6 +111,15 @@ export default function LeadSearchPage() {
           value={draft.outcome}
           error={fieldErrors.outcome}
           onValueChange={(value) => setDraft((current) => ({ ...current, outcome: value }))}
+        />
+        <SelectField
+          id="lead-search-screening"
+          label="Screening"
+          options={SCREENING_OPTIONS}
+          placeholder="Any verdict"
+          value={draft.screening}
+          error={fieldErrors.screening}
+          onValueChange={(value) => setDraft((current) => ({ ...current, screening: value }))}
         />
         <div className={styles.apply}>
           <Button type="submit" busy={search.isPending} busyLabel="Searching…">

@@ -35,6 +35,12 @@ export function duplicateOf(timeline: readonly JourneyEntry[]): DuplicateOf | un
   return undefined;
 }
 
+/** Screening's verdicts in a word (lead search), and in the journey's line. */
+export const SCREENING_WORDS: Record<ScreeningVerdictKind, string> = {
+  pass: 'Passed',
+  flag: 'Flagged',
+  block: 'Blocked',
+};
 const SCREENING_VERDICT_WORDS: Record<ScreeningVerdictKind, string> = {
   pass: 'passed',
   flag: 'flagged',
