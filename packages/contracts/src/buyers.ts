@@ -54,6 +54,12 @@ export const BuyerFiltersSchema = z
     minScreeningScore: z.number().int().min(0).max(100).optional(),
     /** Screening's findings this buyer refuses, e.g. `["phone_do_not_call"]`, whatever the score. */
     refusedScreeningReasons: z.array(ScreeningReasonSchema).min(1).optional(),
+    /**
+     * The highest APR, in percent and all-in (fees counted, as the Military Lending Act counts it), of the loans
+     * this buyer makes: a borrower in a state whose rate cap is lower (docs/state-rate-caps.md) is not offered
+     * to it. Left out: the buyer's own `states` decide.
+     */
+    maxApr: z.number().positive().max(1000).optional(),
   })
   .strict()
   .refine((f) => f.minAmount === undefined || f.maxAmount === undefined || f.minAmount <= f.maxAmount, {

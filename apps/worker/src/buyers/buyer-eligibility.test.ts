@@ -109,3 +109,22 @@ describe("a buyer's screening filters (ADR 0030)", () => {
     expect(takesLead({}, lead, 'UTC', now)).toBe(true);
   });
 });
+
+describe("a buyer's maximum APR and the states' rate caps (issue 41)", () => {
+  const now = Date.parse('2026-11-28T15:00:00Z');
+  const buyerAt = (maxApr: number) => ({ maxApr });
+
+  it('keeps a lender above a state’s cap from its residents, and not from a state without one', () => {
+    // Illinois caps every consumer loan at 36 % all-in; New York at 25 %; Texas sets none this table knows.
+    expect(takesLead(buyerAt(36), { ...lead, state: 'IL' }, 'UTC', now)).toBe(true);
+    expect(takesLead(buyerAt(99), { ...lead, state: 'IL' }, 'UTC', now)).toBe(false);
+    expect(takesLead(buyerAt(36), { ...lead, state: 'NY' }, 'UTC', now)).toBe(false);
+    expect(takesLead(buyerAt(24), { ...lead, state: 'NY' }, 'UTC', now)).toBe(true);
+    expect(takesLead(buyerAt(399), { ...lead, state: 'TX' }, 'UTC', now)).toBe(true);
+  });
+
+  it('leaves a buyer that states no APR to its own states filter', () => {
+    expect(takesLead({}, { ...lead, state: 'IL' }, 'UTC', now)).toBe(true);
+    expect(takesLead({ states: ['TX'] }, { ...lead, state: 'IL' }, 'UTC', now)).toBe(false);
+  });
+});

@@ -1,4 +1,5 @@
 import type { Buyer, BuyerFilters } from '@funnel/contracts/buyers';
+import { withinRateCap } from '@funnel/contracts/rate-caps';
 import type { ScreeningVerdict } from '@funnel/contracts/screening';
 import type { AttemptRanking } from '@funnel/contracts/lead-events';
 import type { HeldBid } from './buyer-adapter.js';
@@ -44,6 +45,7 @@ export function takesLead(filters: BuyerFilters, lead: LeadTraits, timeZone: str
   const amount = Number(lead.loan_amount);
   const income = Number(lead.income_net_monthly);
   if (filters.states && !filters.states.includes(String(lead.state))) return false;
+  if (filters.maxApr !== undefined && !withinRateCap(lead.state, filters.maxApr)) return false;
   if (filters.minAmount !== undefined && !(amount >= filters.minAmount)) return false;
   if (filters.maxAmount !== undefined && !(amount <= filters.maxAmount)) return false;
   if (filters.minMonthlyIncome !== undefined && !(income >= filters.minMonthlyIncome)) return false;
