@@ -55,6 +55,14 @@ describe('simulated ping/post buyers', () => {
             latencyMaxMs: 0,
           },
           { id: 'slow', protocol: 'ping-post', seed: 13, bidRate: 1, latencyMinMs: 800, latencyMaxMs: 800 },
+          {
+            id: 'b-or-better',
+            protocol: 'ping-post',
+            seed: 14,
+            bidRate: 1,
+            minQualityBand: 'B',
+            latencyMaxMs: 0,
+          },
         ],
       },
       { now: clock.now },
@@ -177,6 +185,19 @@ describe('simulated ping/post buyers', () => {
       Result: 'NoBid',
     });
     expect(await ping('slow', pingOf(newLeadId(), STORED_LEAD, 300))).toEqual({ Result: 'NoBid' });
+  });
+
+  it('bids only on the screening bands it asked for, as the ping tells them (ADR 0030)', async () => {
+    const banded = (qualityBand?: 'A' | 'B' | 'C') =>
+      buildPingPayload(
+        STORED_LEAD,
+        {},
+        { pingId: newLeadId(), maxResponseMs: 500, today: '2025-06-20', qualityBand },
+      );
+    expect((await ping('b-or-better', banded('A'))).Result).toBe('Bid');
+    expect((await ping('b-or-better', banded('B'))).Result).toBe('Bid');
+    expect((await ping('b-or-better', banded('C'))).Result).toBe('NoBid');
+    expect((await ping('b-or-better', banded())).Result).toBe('NoBid');
   });
 
   it('records every ping: a field beyond the allow-list is counted and named, and the ping refused', async () => {

@@ -9,6 +9,7 @@ import {
   type PostResponse,
 } from '@funnel/contracts/ping-post-network';
 import { pingFieldsBeyondAllowList } from '@funnel/contracts/ping-allow-list';
+import { SCREENING_BANDS, type ScreeningBand } from '@funnel/contracts/screening';
 import type { SandboxBuyer, SandboxBuyerStats, SandboxPingRecording } from '@funnel/contracts/sandbox-buyers';
 import { offerAddress } from './lender-addresses.js';
 import { SeededRandom, derivedId } from './seeded-random.js';
@@ -78,7 +79,8 @@ export class PingPostBuyer {
       return { status: 200, body: known, delayMs };
     }
     const timedOut = delayMs > ping.MaxResponseMs;
-    const answer = timedOut ? noBid() : this.#bid(ping.PingID, ping.Fields);
+    const answer =
+      timedOut || !this.#takesBand(ping.QualityBand) ? noBid() : this.#bid(ping.PingID, ping.Fields);
     remember(this.#pings, ping.PingID, answer, this.maxHeld);
     if (answer.Result === 'Bid') this.#recording.bids += 1;
     else this.#recording.noBids += 1;
@@ -137,6 +139,11 @@ export class PingPostBuyer {
     this.#beyond.clear();
     this.#stats = zeroStats();
     this.#recording = zeroRecording();
+  }
+
+  #takesBand(band: ScreeningBand | undefined): boolean {
+    const least = this.profile.minQualityBand;
+    return !least || (band !== undefined && SCREENING_BANDS.indexOf(band) <= SCREENING_BANDS.indexOf(least));
   }
 
   #bid(pingId: string, fields: PingFields): BidResponse {

@@ -47,6 +47,26 @@ beforeAll(async () => {
       latencyMinMs: 50,
       latencyMaxMs: 200,
     },
+    // Bids only on a lead screening put in band B or better, as the ping tells it.
+    {
+      id: 'band-b',
+      protocol: 'ping-post',
+      seed: 6,
+      bidRate: 1,
+      acceptShare: 1,
+      minQualityBand: 'B',
+      latencyMinMs: 0,
+      latencyMaxMs: 0,
+    },
+    {
+      id: 'network-now',
+      protocol: 'lead-service',
+      seed: 7,
+      soldShare: 1,
+      pendingShare: 0,
+      latencyMinMs: 0,
+      latencyMaxMs: 0,
+    },
   ]);
 });
 afterAll(async () => {
@@ -140,17 +160,33 @@ it('the worker process walks its buyers file, records every attempt in PostgreSQ
   }
 });
 
-it('a buyer that asked for a screening score gets the leads screened at or above it, and only those (ADR 0030)', async () => {
+it('buyers choose by screening and by law: a lowest score, the band in the ping, a price by band, a rate cap (issue 41)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'buyers-'));
   const file = join(dir, 'buyers.json');
   const always = { protocol: 'sync-post', baseUrl: sandbox.buyerUrl('always'), priceLadder: [0] };
+  // Both lend at up to 99 % APR, which Illinois forbids; the network states no APR.
+  const highRate = { maxApr: 99 };
   writeFileSync(
     file,
     JSON.stringify({
       timeZone: 'America/Chicago',
       buyers: [
-        { id: 'picky', ...always, tier: 1, filters: { minScreeningScore: 90 } },
-        { id: 'easy', ...always, tier: 2 },
+        { id: 'picky', ...always, tier: 1, filters: { minScreeningScore: 90, ...highRate } },
+        {
+          id: 'band-b',
+          protocol: 'ping-post',
+          baseUrl: sandbox.buyerUrl('band-b'),
+          tier: 2,
+          filters: highRate,
+        },
+        {
+          id: 'network',
+          protocol: 'lead-service',
+          baseUrl: sandbox.buyerUrl('network-now'),
+          tier: 3,
+          price: 20,
+          priceByBand: { A: 45, B: 30 },
+        },
       ],
     }),
   );
@@ -175,24 +211,34 @@ it('a buyer that asked for a screening score gets the leads screened at or above
     }),
     readyLog: /worker started/,
   });
+  /** The buyers offered the lead, and the price of the sale, once the worker has recorded them. */
   const boughtBy = async (id: string) => {
     expect((await pipeline.finalOutcome(id)).outcome).toBe('sold');
     for (let i = 0; i < 200; i++) {
       const rows = await ownDb
         .selectFrom('buyer_attempts')
-        .select('buyer')
+        .select(['buyer', 'result', 'price'])
         .where('lead_id', '=', id)
+        .orderBy('step')
         .execute();
-      if (rows.length > 0) return rows.map((row) => row.buyer);
+      const sold = rows.find((row) => row.result === 'sold');
+      if (sold) return { offered: rows.map((row) => row.buyer), price: Number(sold.price) };
       await new Promise((r) => setTimeout(r, 100));
     }
-    return [];
+    return undefined;
   };
   try {
     const clean = await pipeline.submitLead();
     const listed = await pipeline.submitLead({ fields: { [server.phone]: '5125550177' } });
-    expect(await boughtBy(clean)).toEqual(['picky']);
-    expect(await boughtBy(listed)).toEqual(['easy']);
+    const illinois = await pipeline.submitLead({
+      fields: { [server.state]: 'IL', [server.zipCode]: '60601' },
+    });
+    // Screened 100 (band A): the picky buyer takes it.
+    expect((await boughtBy(clean))?.offered).toEqual(['picky']);
+    // Screened 70 (band B): too low for picky; the ping says B, and band-b bids and buys.
+    expect((await boughtBy(listed))?.offered).toEqual(['band-b']);
+    // Band A, but in Illinois: only the network may lend there, and it pays its band-A price.
+    expect(await boughtBy(illinois)).toEqual({ offered: ['network'], price: 45 });
     expect((await pipeline.store.get(listed))?.submission?.screening).toMatchObject({
       verdict: 'flag',
       score: 70,

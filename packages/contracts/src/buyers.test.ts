@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   breakerOf,
+  contractPriceOf,
   BuyersFileSchema,
   describeBuyersFileIssues,
   isAutoApproved,
@@ -193,6 +194,32 @@ describe('return terms (ADR 0020)', () => {
     expect(describeBuyersFileIssues(parsed.error!)).toEqual([
       'buyers.1.returns.windowDays: Too big: expected number to be <=60',
       'buyers.1.returns.cap: A cap needs a count, a percent or both',
+    ]);
+  });
+});
+
+describe('prices by screening band (ADR 0030)', () => {
+  const network = { ...good.buyers[0]!, priceByBand: { A: 60, B: 45 } };
+
+  it("pays a lead-service buyer's band price, or its price for a band it left out or a lead not screened", () => {
+    const buyer = BuyersFileSchema.parse({ ...good, buyers: [network] }).buyers[0]!;
+    expect([contractPriceOf(buyer, 'A'), contractPriceOf(buyer, 'B'), contractPriceOf(buyer, 'D')]).toEqual([
+      60, 45, 40,
+    ]);
+    expect(contractPriceOf(buyer)).toBe(40);
+  });
+
+  it('refuses a band price for a buyer that prices each lead itself, and a band that does not exist', () => {
+    const result = BuyersFileSchema.safeParse({
+      ...good,
+      buyers: [
+        { ...network, priceByBand: { E: 10 } },
+        { ...good.buyers[1], priceByBand: { A: 60 } },
+      ],
+    });
+    expect(describeBuyersFileIssues(result.error!).map((line) => line.split(':')[0])).toEqual([
+      'buyers.0.priceByBand',
+      'buyers.1.priceByBand',
     ]);
   });
 });

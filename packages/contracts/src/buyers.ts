@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { ReturnReasonSchema, type ReturnReason } from './buyer-api.js';
 import { CreditScoreSchema, LoanReasonSchema } from './options.js';
-import { ScreeningReasonSchema } from './screening.js';
+import { ScreeningBandSchema, ScreeningReasonSchema, type ScreeningBand } from './screening.js';
 
 /** The protocols the worker has an adapter for. */
 export const BUYER_PROTOCOLS = ['lead-service', 'sync-post', 'ping-post'] as const;
@@ -173,6 +173,11 @@ export const BuyerSchema = z
     priceLadder: z.array(dollars).min(1).max(10).optional(),
     /** lead-service: what the contract pays for a sold lead (revenue in the reports). */
     price: dollars.optional(),
+    /**
+     * lead-service: what the contract pays by screening's band of the lead (ADR 0030), e.g. `{ "A": 60, "B": 45 }`;
+     * a band not listed, or a lead not screened, pays `price`.
+     */
+    priceByBand: z.partialRecord(ScreeningBandSchema, dollars).optional(),
     /** ping-post: the deadlines of its two calls (ADR 0020); see {@link pingPostDeadlines} for the defaults. */
     pingPost: z.object({ pingMs: millis.optional(), postMs: millis.optional() }).strict().optional(),
     /** Return window, cap and approval rule; see {@link returnPolicyOf} for the defaults. */
@@ -221,6 +226,13 @@ export const BuyerSchema = z
         message: 'Only a ping-post buyer has ping deadlines',
       });
     }
+    if (buyer.priceByBand && buyer.protocol !== 'lead-service') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['priceByBand'],
+        message: 'Only a lead-service buyer is paid a set price: the others price each lead themselves',
+      });
+    }
     if (buyer.protocol === 'lead-service' && buyer.priceLadder) {
       ctx.addIssue({
         code: 'custom',
@@ -230,6 +242,11 @@ export const BuyerSchema = z
     }
   });
 export type Buyer = z.infer<typeof BuyerSchema>;
+
+/** What a lead-service buyer's contract pays for a lead of screening's `band` (none: not screened). */
+export function contractPriceOf(buyer: Pick<Buyer, 'price' | 'priceByBand'>, band?: ScreeningBand): number {
+  return (band && buyer.priceByBand?.[band]) ?? buyer.price ?? 0;
+}
 
 /**
  * A ping's deadline unless the buyer's file sets one: ActiveProspect's example budget per buyer (ADR 0020). A

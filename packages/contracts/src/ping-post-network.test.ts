@@ -17,6 +17,7 @@ import {
 } from './ping-post-network.js';
 import { ageBandOn } from './age-band.js';
 import { pingFieldsBeyondAllowList } from './ping-allow-list.js';
+import { bandOf } from './screening.js';
 
 const lead = SAMPLE_LEAD;
 const context = SAMPLE_SUBMISSION_CONTEXT;
@@ -103,6 +104,21 @@ describe('buildPingPayload', () => {
     const leaky = { ...ping, Email: lead.email, Fields: { ...ping.Fields, Zip: lead.zip } };
     expect(pingFieldsBeyondAllowList(leaky)).toEqual(['Email', 'Fields.Zip']);
     expect(PingPayloadSchema.safeParse(leaky).success).toBe(false);
+  });
+
+  it("carries screening's band when the lead has one, and nothing of it when not (ADR 0030)", () => {
+    const banded = buildPingPayload(lead, context, { ...pingAttempt, qualityBand: 'B' });
+    expect(banded).toStrictEqual({ ...buildPingPayload(lead, context, pingAttempt), QualityBand: 'B' });
+    expect(pingFieldsBeyondAllowList(banded)).toEqual([]);
+    expect(bandOf(100)).toBe('A');
+    expect([bandOf(90), bandOf(89), bandOf(70), bandOf(69), bandOf(50), bandOf(49)]).toEqual([
+      'A',
+      'B',
+      'B',
+      'C',
+      'C',
+      'D',
+    ]);
   });
 
   it('bands the age on the ping day', () => {

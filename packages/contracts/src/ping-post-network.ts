@@ -23,6 +23,7 @@ import {
   ResidenceDurationSchema,
   UnsecuredDebtSchema,
 } from './options.js';
+import { ScreeningBandSchema, type ScreeningBand } from './screening.js';
 import {
   attemptKeySchema,
   leadIdSchema,
@@ -82,6 +83,8 @@ export const PingPayloadSchema = z
     /** How long the buyer has to answer, milliseconds; no answer by then is no bid. */
     MaxResponseMs: z.number().int().min(0).max(60_000),
     TestMode: z.boolean().optional(),
+    /** Screening's band for the lead (A best, D worst; ADR 0030), when it was screened. */
+    QualityBand: ScreeningBandSchema.optional(),
     Fields: PingFieldsSchema,
   })
   .strict();
@@ -142,6 +145,8 @@ export interface PingAttempt {
   maxResponseMs: number;
   /** Today in the business time zone, YYYY-MM-DD: the age band is the age on this day. */
   today: string;
+  /** Screening's band for the lead, when it was screened. */
+  qualityBand?: ScreeningBand | undefined;
 }
 
 /**
@@ -177,6 +182,7 @@ export function buildPingPayload(
     PingID: attempt.pingId,
     MaxResponseMs: Math.max(0, Math.min(60_000, Math.floor(attempt.maxResponseMs))),
     ...(context.testMode !== undefined ? { TestMode: context.testMode } : {}),
+    ...(attempt.qualityBand ? { QualityBand: attempt.qualityBand } : {}),
     Fields: fields,
   });
 }

@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import { ReturnReasonSchema } from './buyer-api.js';
 import { BuyerIdSchema } from './buyers.js';
+import { ScreeningBandSchema } from './screening.js';
 
 const share = z.number().min(0).max(1);
 const millis = z.number().int().min(0).max(600_000);
@@ -92,6 +93,11 @@ export const SandboxBuyerSchema = z.discriminatedUnion('protocol', [
       acceptShare: share.default(0.7),
       /** How long a bid is held after it is made. */
       bidTtlMs: millis.default(5000),
+      /**
+       * The worst screening band (ADR 0030) it bids on: a ping of a lower band, or with none, gets no bid.
+       * Left out, it bids whatever the band.
+       */
+      minQualityBand: ScreeningBandSchema.optional(),
     })
     .strict()
     .refine((b) => b.bidMin <= b.bidMax, { message: 'bidMin must not exceed bidMax', path: ['bidMin'] }),

@@ -43,5 +43,20 @@ export const ScreeningVerdictSchema = z.object({
 });
 export type ScreeningVerdict = z.infer<typeof ScreeningVerdictSchema>;
 
+/**
+ * A score in one letter, what a buyer is told of screening (in the ping, and what it may price by): A 90–100, B
+ * 70–89, C 50–69, D below. Never the findings themselves: those name what we know of the person.
+ */
+export const SCREENING_BANDS = ['A', 'B', 'C', 'D'] as const;
+export const ScreeningBandSchema = z.enum(SCREENING_BANDS);
+export type ScreeningBand = z.infer<typeof ScreeningBandSchema>;
+
+export function bandOf(score: number): ScreeningBand {
+  if (score >= 90) return 'A';
+  if (score >= 70) return 'B';
+  if (score >= 50) return 'C';
+  return 'D';
+}
+
 /** The outcome reason of a lead screening blocked. */
 export const SCREENED_OUT_REASON = 'screened_out';

@@ -1,5 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import { ZodError } from 'zod';
+import { bandOf, type ScreeningBand } from '@funnel/contracts/screening';
 import { TrackingSchema } from '@funnel/contracts/tracking';
 import type { LeadRecord } from '@funnel/lead-store/lead-store';
 
@@ -15,6 +16,12 @@ export function submissionContextOf(lead: LeadRecord) {
     webSiteUrl: consent.pageUrl,
     ...(lead.fields.test_mode === true ? { testMode: true } : {}),
   };
+}
+
+/** Screening's band for the lead (ADR 0030): what a buyer is told of its verdict; none when not screened. */
+export function qualityBandOf(lead: LeadRecord): ScreeningBand | undefined {
+  const screening = lead.submission?.screening;
+  return screening && bandOf(screening.score);
 }
 
 /** A lead that cannot make a payload is our fault, and retrying will not fix it. */

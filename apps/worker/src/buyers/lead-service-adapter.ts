@@ -1,4 +1,4 @@
-import type { Buyer } from '@funnel/contracts/buyers';
+import { contractPriceOf, type Buyer } from '@funnel/contracts/buyers';
 import {
   LEAD_STATUS,
   buildSubmissionPayload,
@@ -15,13 +15,14 @@ import type {
   CallObserver,
   PendingRef,
 } from './buyer-adapter.js';
-import { buildOrRefuse, submissionContextOf } from './buyer-payload-context.js';
+import { buildOrRefuse, qualityBandOf, submissionContextOf } from './buyer-payload-context.js';
 import { LenderClient } from './lender-client.js';
 import { FinalLenderError } from './lender-errors.js';
 
 /**
  * The lead-service protocol (the network of ADR 0004): post, then status 3 (pending) is pinged until 1 (sold)
- * or 2 (rejected). It states no price: a sale is paid the contract's `price`.
+ * or 2 (rejected). It states no price: a sale is paid the contract's, `priceByBand` for the lead's screening
+ * band or else `price`.
  */
 export class LeadServiceAdapter implements BuyerAdapter {
   readonly #client: LenderClient;
@@ -53,7 +54,7 @@ export class LeadServiceAdapter implements BuyerAdapter {
     );
     try {
       const answer = await this.#client.submit(payload, attempt.budgetMs);
-      return this.#read(answer.data.status, answer, {
+      return this.#read(lead, answer.data.status, answer, {
         upstreamLeadId: answer.data.lead_id,
         checkKey: attempt.key,
       });
@@ -72,13 +73,14 @@ export class LeadServiceAdapter implements BuyerAdapter {
         },
         Math.min(budgetMs, this.buyer.timeouts.pollMs),
       );
-      return this.#read(answer.data.data.status, answer.data.data, pending);
+      return this.#read(lead, answer.data.data.status, answer.data.data, pending);
     } catch (error) {
       return refusal(error);
     }
   }
 
   #read(
+    lead: LeadRecord,
     status: number,
     answer: { redirect_url?: string | undefined; rejectUrl?: string | undefined },
     pending: PendingRef,
@@ -88,7 +90,7 @@ export class LeadServiceAdapter implements BuyerAdapter {
     if (status === LEAD_STATUS.SOLD) {
       return {
         kind: 'sold',
-        price: this.buyer.price ?? 0,
+        price: contractPriceOf(this.buyer, qualityBandOf(lead)),
         ...(answer.redirect_url ? { redirectUrl: answer.redirect_url } : {}),
         upstreamLeadId: pending.upstreamLeadId,
       };

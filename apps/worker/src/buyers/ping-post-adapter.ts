@@ -20,7 +20,7 @@ import type {
   CallObserver,
   HeldBid,
 } from './buyer-adapter.js';
-import { buildOrRefuse, submissionContextOf } from './buyer-payload-context.js';
+import { buildOrRefuse, qualityBandOf, submissionContextOf } from './buyer-payload-context.js';
 import { BudgetedPool, DEFAULT_MAX_RESPONSE_BYTES, type CallBudget } from './budgeted-pool.js';
 import { RetryableLenderError, retryableStatusKind } from './lender-errors.js';
 
@@ -88,8 +88,9 @@ export class PingPostAdapter implements BuyerAdapter {
     const context = submissionContextOf(lead);
     const pingId = pingIdOf(key);
     const today = new Date(this.now()).toISOString().slice(0, 10);
+    const qualityBand = qualityBandOf(lead);
     const build = (maxResponseMs: number) =>
-      buildPingPayload(fields, context, { pingId, maxResponseMs, today });
+      buildPingPayload(fields, context, { pingId, maxResponseMs, today, qualityBand });
     const pinged = buildOrRefuse(() => build(0)).Fields;
     const answer = await this.#call('ping', budget, (remainingMs) => {
       const maxResponseMs = remainingMs - PING_WAY_BACK_MS;

@@ -1,9 +1,10 @@
-import { pingPostDeadlines, type Buyer, type BuyersFile } from '@funnel/contracts/buyers';
+import { contractPriceOf, pingPostDeadlines, type Buyer, type BuyersFile } from '@funnel/contracts/buyers';
 import { isBidLive } from '@funnel/contracts/ping-post-network';
 import type { LeadRecord } from '@funnel/lead-store/lead-store';
 import { dayIn } from '@funnel/server-runtime/buyer-caps';
 import type { BuyerAdapter, HeldBid } from '../buyers/buyer-adapter.js';
 import { takesLead, traitsOf, type WalkStep } from '../buyers/buyer-eligibility.js';
+import { qualityBandOf } from '../buyers/buyer-payload-context.js';
 import type { BuyerBreakers } from '../buyers/buyer-breakers.js';
 import type { BuyerLearning } from '../buyers/buyer-learning.js';
 import type { Bulkheads } from '../buyers/bulkheads.js';
@@ -83,7 +84,7 @@ export async function planAuction(
     if (buyer.protocol === 'ping-post') continue;
     const floors = buyer.priceLadder ?? [undefined];
     for (const floor of floors) {
-      const price = floor ?? buyer.price ?? 0;
+      const price = floor ?? contractPriceOf(buyer, qualityBandOf(lead));
       const step = { buyer: buyer.id, ...(floor !== undefined ? { floor } : {}) };
       candidates.push({ buyer: buyer.id, price, record: record(buyer.id), step, source: 'floor' });
     }
