@@ -195,7 +195,21 @@ export async function migrate(db: Kysely<Database>, schema?: string): Promise<st
     provider: { getMigrations: async () => MIGRATIONS },
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  // Kysely's check for its bookkeeping tables reads the catalog of every schema; a schema another process drops
+  // meanwhile (tests share one server, each in a schema of its own) fails that read, and only that read: again.
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    if (attempt < 10 && isOtherSchemaGone(error, schema)) {
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      continue;
+    }
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** PostgreSQL's `invalid_schema_name` for a schema other than `ours`: one dropped while the catalog was read. */
+function isOtherSchemaGone(error: unknown, ours: string | undefined): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '3F000' && typeof message === 'string' && !(ours && message.includes(`"${ours}"`));
 }
