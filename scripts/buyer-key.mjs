@@ -1,4 +1,5 @@
-// Issues a buyer API key (returns and conversions, ADR 0020) and prints its configuration entry.
+// Issues a buyer API key (returns and conversions, ADR 0020) and the secret its opt-out notices are signed with
+// (issue 41), and prints their configuration entries.
 //
 //   node scripts/buyer-key.mjs <buyerId> [requestsPerMinute=60]
 //
@@ -25,3 +26,8 @@ console.log(`# Buyer "${buyerId}": the API key, shown only now. We keep only its
 console.log(`BUYER_API_KEY=${apiKey}`);
 console.log('# Append to BUYER_API_KEYS (BFF), comma-separated with the entries already there:');
 console.log(`BUYER_API_KEYS_ENTRY=${buyerId}:${keySha256}:${rate}`);
+// A Standard Webhooks secret: the buyer verifies our notices with it, so it is shared with the buyer as it is.
+const webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;
+console.log('# Append to BUYER_WEBHOOK_SECRETS (worker); give the secret to the buyer with the key:');
+console.log(`BUYER_WEBHOOK_SECRET=${webhookSecret}`);
+console.log(`BUYER_WEBHOOK_SECRETS_ENTRY=${buyerId}:${webhookSecret}`);

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOBS } from '@funnel/contracts/jobs';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { openPrivacyRequest } from '@funnel/lead-store/suppression-list';
 import { keysUnder } from '@funnel/testing/redis-keys';
@@ -142,11 +143,20 @@ describe('POST /api/v1/admin/deletion-requests', () => {
       jobsRemoved: 4,
     });
 
-    // Nothing of the two leads is left: hashes, consent records, claims, jobs.
+    // Nothing of the two leads is left: hashes, consent records, claims, jobs. But one: the job that tells the
+    // buyers that received a lead to erase it too (issue 41), which holds the lead's id, the kind and the time.
     const keys = await keysUnder(t.redis, prefix);
     const deepLinkId = deepLink.cookies[0]!.value.split('.')[0]!;
+    const optOuts = `${prefix}bull:${JOBS.buyerOptOut.queue}:`;
     for (const id of [submitted.id, deepLinkId]) {
-      expect(keys.filter((key) => key.includes(id))).toEqual([]);
+      expect(keys.filter((key) => key.includes(id) && !key.startsWith(optOuts))).toEqual([]);
+      const job = await t.redis.hget(`${optOuts}${id}.deletion`, 'data');
+      expect(JSON.parse(job!)).toEqual({
+        leadId: id,
+        kind: 'deletion',
+        requestedAt: expect.any(String),
+        told: [],
+      });
     }
 
     // The opt-out still holds; the other visitor's lead is untouched and still findable.

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JOBS, queuePrefix } from '@funnel/contracts/jobs';
 import { DO_NOT_SELL_CONFIRMATION, UNSUBSCRIBE_CONFIRMATION } from '@funnel/contracts/privacy';
 import { FieldCipher } from '@funnel/lead-store/field-cipher';
 import { openPrivacyRequest } from '@funnel/lead-store/suppression-list';
@@ -329,6 +331,65 @@ describe('privacy requests on real Redis', () => {
     const noLead = await t.app.inject({ method: 'GET', url: '/api/v1/lead', headers: GPC });
     // Without a session there is no lead to flag: a new visitor's read answers 204 (issue 25).
     expect(noLead.statusCode).toBe(204);
+  });
+
+  it("has the worker tell the buyers of the person's leads: for a do-not-sell request, Sec-GPC and an unsubscribe (issue 41)", async () => {
+    const queue = new Queue(JOBS.buyerOptOut.queue, {
+      connection: t.redis,
+      prefix: queuePrefix(t.env.REDIS_KEY_PREFIX),
+    });
+    const jobOf = async (leadId: string, kind: string) => (await queue.getJob(`${leadId}.${kind}`))?.data;
+    try {
+      const asked = await createLead();
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/privacy/do-not-sell',
+        payload: DO_NOT_SELL,
+        headers: { cookie: asked.cookie },
+      });
+      // The lead's id and the kind of request, never the person's data.
+      expect(await jobOf(asked.leadId, 'do_not_sell')).toEqual({
+        leadId: asked.leadId,
+        kind: 'do_not_sell',
+        requestedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        told: [],
+      });
+      const gpc = await createLead(GPC);
+      expect(await jobOf(gpc.leadId, 'do_not_sell')).toMatchObject({ kind: 'do_not_sell' });
+
+      // An unsubscribe reaches the leads that hold its email, whoever sends it; a lead with another does not.
+      const withEmail = async (email: string) => {
+        const lead = await createLead();
+        await t.app.inject({
+          method: 'PUT',
+          url: '/api/v1/lead/steps/lgname',
+          payload: { firstName: 'Sam', lastName: 'Lee' },
+          headers: { cookie: lead.cookie },
+        });
+        const saved = await t.app.inject({
+          method: 'PUT',
+          url: '/api/v1/lead/steps/email',
+          payload: { email },
+          headers: { cookie: lead.cookie },
+        });
+        expect(saved.statusCode, saved.body).toBe(200);
+        return lead;
+      };
+      const sam = await withEmail('sam.optout@example.com');
+      const other = await withEmail('kim.stays@example.com');
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/privacy/unsubscribe',
+        payload: { email: 'Sam.Optout@example.com', phone: '3125550166', reason: 'OTHER' },
+      });
+      expect(await jobOf(sam.leadId, 'unsubscribe')).toMatchObject({
+        leadId: sam.leadId,
+        kind: 'unsubscribe',
+      });
+      expect(await jobOf(other.leadId, 'unsubscribe')).toBeUndefined();
+    } finally {
+      await queue.close();
+    }
   });
 
   it('publishes that it honours Global Privacy Control', async () => {

@@ -8,6 +8,7 @@ import leadPingRoutes from './routes/lead-ping.js';
 import leadSendRoutes from './routes/lead-send.js';
 import lenderPageRoutes from './routes/lender-pages.js';
 import litigatorListRoutes from './routes/litigator-list.js';
+import optOutReceiverRoutes from './routes/opt-out-receiver.js';
 import sandboxAdminRoutes from './routes/sandbox-admin.js';
 import { SandboxConfigSchema, type SandboxConfigInput } from './sandbox-config.js';
 import type { SandboxServices } from './sandbox-services.js';
@@ -45,6 +46,7 @@ export async function buildSandbox(
   await app.register(lenderPageRoutes, services);
   await app.register(sandboxAdminRoutes, services);
   await app.register(litigatorListRoutes, { ...services, apiKey: settings.litigatorApiKey });
+  await app.register(optOutReceiverRoutes);
 
   const buyers = await registerSimulatedBuyers(app, settings, options.now);
   app.get('/_sandbox/buyers', async () => ({ buyers: buyers.stats() }));

@@ -16,6 +16,7 @@ import { createBuyerTestProcessor } from './buyers/buyer-test-lead.js';
 import { startErasureCompaction } from './erasure-compaction.js';
 import { createOnFinalOutcome } from './final-outcome/on-final-outcome.js';
 import { createAffiliatePostbackProcessor } from './final-outcome/affiliate-postback-processor.js';
+import { createBuyerOptOutProcessor } from './final-outcome/buyer-opt-out-processor.js';
 import { createWebhookDeliveryProcessor } from './final-outcome/webhook-delivery-processor.js';
 import { createFollowUpWorkers } from './follow-ups/follow-up-workers.js';
 import { WorkerMetrics, startHealthServer } from './metrics.js';
@@ -224,6 +225,26 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
               secrets: env.PARTNER_WEBHOOK_SECRETS,
               sender: webhookSender,
               events: systemOfRecord ? eventOutbox : undefined,
+              now: Date.now,
+              logger,
+            }),
+            { ...consumer, concurrency: WEBHOOK_CONCURRENCY },
+          ),
+        ]
+      : []),
+    // Opt-outs told to the buyers that received the lead (issue 41): with a buyers file and a system of record,
+    // which knows who received it.
+    ...(runs('partner-webhooks') && registry && systemOfRecord
+      ? [
+          startQueueWorker(
+            JOBS.buyerOptOut,
+            createBuyerOptOutProcessor({
+              store,
+              recipientsOf: (leadId) => systemOfRecord.optOutRecipients(leadId),
+              buyer: (id) => registry.current.file.buyers.find((buyer) => buyer.id === id),
+              secrets: env.BUYER_WEBHOOK_SECRETS,
+              sender: webhookSender,
+              events: eventOutbox,
               now: Date.now,
               logger,
             }),

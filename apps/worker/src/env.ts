@@ -8,6 +8,7 @@ import {
   serverEnvFields,
 } from '@funnel/server-runtime/env-fields';
 import { LEAD_STORE_SECRET_SETTINGS, leadStoreEnvFields } from '@funnel/lead-store/env-fields';
+import { PartnerWebhookSecretsSchema } from '@funnel/lead-store/partner-config';
 import { readFileSync } from 'node:fs';
 import { AffiliatePostbacksSchema } from '@funnel/contracts/postbacks';
 import { readBuyersFile } from '@funnel/server-runtime/buyers-file';
@@ -113,6 +114,11 @@ export const EnvSchema = z
     /** The litigator list (Blacklist Alliance's API, or the sandbox's `/blacklist-alliance`); unset, not checked. */
     LITIGATOR_LIST_URL: z.url().optional(),
     LITIGATOR_LIST_API_KEY: z.string().optional(),
+    /**
+     * `buyerId:secret`, comma-separated (the Standard Webhooks form, as PARTNER_WEBHOOK_SECRETS): the opt-out
+     * notices to each buyer's `optOutUrl` are signed with its secret (issue 41). A buyer without one is not told.
+     */
+    BUYER_WEBHOOK_SECRETS: PartnerWebhookSecretsSchema,
     /** Hours after the final outcome before SSN, bank and licence numbers are purged. */
     SENSITIVE_PURGE_GRACE_HOURS: z.coerce.number().nonnegative().default(24),
     /**
@@ -194,6 +200,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       'CROSS_SELL_FORWARD_TOKEN',
       'TRUSTEDFORM_API_KEY',
       'LITIGATOR_LIST_API_KEY',
+      'BUYER_WEBHOOK_SECRETS',
     ],
   });
 }

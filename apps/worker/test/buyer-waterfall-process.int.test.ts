@@ -1,12 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { businessDaysAfter } from '@funnel/contracts/buyer-opt-out';
 import { CLIENT_TO_SERVER as server } from '@funnel/contracts/fields';
+import { JOBS } from '@funnel/contracts/jobs';
 import { migrate, openDatabase } from '@funnel/db/database';
 import { loadDoNotCallFile } from '@funnel/db/do-not-call';
 import { dropSchema, testDatabaseUrl, testSchema } from '@funnel/testing/postgres';
 import { freePort, startApp } from '@funnel/testing/processes';
+import { enqueue } from '@funnel/server-runtime/job-queue';
 import { Pipeline } from './pipeline-fixture.js';
 import { startBuyersSandbox, workerProcessEnv } from './waterfall-fixture.js';
 
@@ -294,5 +299,111 @@ it('a worker SIGKILLed mid-walk: another resumes every walk, no buyer sees an at
     await second?.stop();
     await first.stop();
     await pipeline.close();
+  }
+});
+
+it("tells every buyer that received a lead of its borrower's opt-out, signed, until each acknowledges (issue 41)", async () => {
+  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const optOuts = `${sandbox.url}/_sandbox/opt-outs`;
+  await fetch(optOuts, { method: 'DELETE' });
+  const buyers = {
+    timeZone: 'America/Chicago',
+    buyers: [
+      // Declines, then buys: both received the lead. The third never hears of it (it is never reached).
+      { id: 'never', protocol: 'sync-post', baseUrl: sandbox.buyerUrl('never'), tier: 1, priceLadder: [0] },
+      { id: 'always', protocol: 'sync-post', baseUrl: sandbox.buyerUrl('always'), tier: 2, priceLadder: [0] },
+      { id: 'spare', protocol: 'sync-post', baseUrl: sandbox.buyerUrl('always'), tier: 3, priceLadder: [0] },
+    ].map((buyer) => ({ ...buyer, optOutUrl: `${sandbox.url}/buyers/${buyer.id}/opt-outs` })),
+  };
+  const ownSchema = testSchema('buyers-opt-out');
+  const ownDb = openDatabase({ url: testDatabaseUrl(), schema: ownSchema });
+  await migrate(ownDb, ownSchema);
+  const pipeline = new Pipeline();
+  const worker = await startApp({
+    entry: 'apps/worker/src/main.ts',
+    env: {
+      ...workerProcessEnv(pipeline, sandbox.url, buyers),
+      DATABASE_URL: `${testDatabaseUrl()}?options=${encodeURIComponent(`-c search_path=${ownSchema}`)}`,
+      BUYER_WEBHOOK_SECRETS: ['never', 'always'].map((id) => `${id}:${secret}`).join(','),
+      PARTNER_WEBHOOK_INSECURE: 'true',
+    },
+    readyLog: /worker started/,
+  });
+  try {
+    const leadId = await pipeline.submitLead();
+    expect((await pipeline.finalOutcome(leadId)).outcome).toBe('sold');
+    // The first notice is refused (503); the queue tries again a moment later (a minute, deployed).
+    await fetch(optOuts, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ failNext: 1 }),
+    });
+    const requestedAt = new Date();
+    await enqueue(
+      pipeline.queues,
+      JOBS.buyerOptOut,
+      { leadId, kind: 'do_not_sell', requestedAt: requestedAt.toISOString(), told: [] },
+      { backoff: { type: 'fixed', delay: 300 } },
+    );
+    type Notice = { buyer: string; body: string; status: number } & Record<string, string>;
+    let notices: Notice[] = [];
+    for (let i = 0; i < 100 && notices.filter((n) => n.status === 204).length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      notices = ((await (await fetch(optOuts)).json()) as { notices: Notice[] }).notices;
+    }
+    // never: refused once, then acknowledged; always: acknowledged at once, and not told again on the retry.
+    expect(notices.map((n) => [n.buyer, n.status])).toEqual([
+      ['never', 503],
+      ['always', 204],
+      ['never', 204],
+    ]);
+    for (const notice of notices) {
+      const verified = new Webhook(secret).verify(notice.body, {
+        'webhook-id': notice.webhookId!,
+        'webhook-timestamp': notice.webhookTimestamp!,
+        'webhook-signature': notice.webhookSignature!,
+      });
+      expect(verified).toMatchObject({
+        type: 'opt_out',
+        kind: 'do_not_sell',
+        reference: leadId,
+        requestedAt: requestedAt.toISOString(),
+        respondBy: businessDaysAfter(requestedAt.toISOString(), 10),
+      });
+    }
+    // Each attempt is in the lead's journey.
+    let attempts: unknown[] = [];
+    for (let i = 0; i < 100 && attempts.length < 3; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      attempts = (
+        await ownDb
+          .selectFrom('lead_events')
+          .select('data')
+          .where('lead_id', '=', leadId)
+          .where('type', '=', 'delivery_attempt')
+          .orderBy('at')
+          .execute()
+      ).map((row) => row.data);
+    }
+    expect(attempts).toEqual([
+      expect.objectContaining({
+        channel: 'buyer_opt_out',
+        target: 'never',
+        event: 'do_not_sell',
+        status: 503,
+      }),
+      expect.objectContaining({
+        channel: 'buyer_opt_out',
+        target: 'always',
+        result: 'delivered',
+        attempt: 1,
+      }),
+      expect.objectContaining({ channel: 'buyer_opt_out', target: 'never', result: 'delivered', attempt: 2 }),
+    ]);
+  } finally {
+    await worker.stop();
+    await pipeline.close();
+    await ownDb.destroy();
+    await dropSchema(ownSchema);
   }
 });

@@ -144,6 +144,12 @@ export const BuyerSchema = z
     baseUrl: z.url({ protocol: /^https?$/ }),
     /** Sent as a bearer token when set. */
     apiKey: z.string().min(1).optional(),
+    /**
+     * Where the buyer is told a borrower whose lead it received opted out or asked to be erased (issue 41):
+     * signed with its `BUYER_WEBHOOK_SECRETS` secret, retried until it answers 2xx. Left out, the journey shows
+     * the buyer was not told, for an operator to tell it another way.
+     */
+    optOutUrl: z.url({ protocol: /^https?$/ }).optional(),
     timeouts: z
       .object({
         connectMs: millis.default(3000),

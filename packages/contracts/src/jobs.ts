@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { OptOutKindSchema } from './buyer-opt-out.js';
 import { CROSS_SELL_QUESTIONS, type CrossSellQuestion } from './cross-sell.js';
 import { POSTBACK_JOB_EVENTS, PostbackJobEventSchema } from './postbacks.js';
 
@@ -11,6 +12,15 @@ export const LeadJobSchema = z.object({ leadId: z.string().min(16).max(64) });
 export type LeadJob = z.infer<typeof LeadJobSchema>;
 /** The submission job's payload (the lead id). */
 export type SubmitLeadJob = LeadJob;
+
+/** Tell the buyers that received a lead that its borrower opted out (`buyer-opt-out.ts`). */
+export const BuyerOptOutJobSchema = LeadJobSchema.extend({
+  kind: OptOutKindSchema,
+  requestedAt: z.iso.datetime(),
+  /** The buyers told already: a retry tells only the others. */
+  told: z.array(z.string().max(40)).max(200).default([]),
+});
+export type BuyerOptOutJob = z.input<typeof BuyerOptOutJobSchema>;
 
 /** An affiliate's lead reached an outcome the affiliate's postback fires on. */
 export const AffiliatePostbackJobSchema = LeadJobSchema.extend({ event: PostbackJobEventSchema });
@@ -171,6 +181,25 @@ export const JOBS = {
     },
     jobId: ({ leadId, event }) => `${leadId}.${event}`,
     leadJobIds: (leadId) => POSTBACK_JOB_EVENTS.map((event) => `${leadId}.${event}`),
+  }),
+  /**
+   * Tell every buyer that received the lead that its borrower opted out (issue 41): one job per lead and kind of
+   * request. Twelve attempts with exponential backoff from a minute span about three days, well inside the 10
+   * business days the FCC's rule allows; a buyer told is not told again on a retry. Not among a lead's jobs a
+   * deletion request removes: a deletion is one of the things it tells. Kept a month either way.
+   */
+  buyerOptOut: defineJob({
+    queue: 'buyer-opt-outs',
+    name: 'buyer-opt-out',
+    schema: BuyerOptOutJobSchema,
+    options: {
+      attempts: 12,
+      backoff: { type: 'exponential', delay: 60_000 },
+      removeOnComplete: { age: 30 * DAY_S },
+      removeOnFail: { age: 30 * DAY_S },
+    },
+    jobId: ({ leadId, kind }) => `${leadId}.${kind}`,
+    leadJobIds: () => [],
   }),
   /**
    * Remove SSN, bank and licence numbers once the grace period after the final outcome has passed, once per

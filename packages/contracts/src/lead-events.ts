@@ -34,7 +34,7 @@ export const AttemptRankingSchema = z.object({
 export type AttemptRanking = z.infer<typeof AttemptRankingSchema>;
 
 /** Where a lead's outcome is told after it is final. */
-export const DELIVERY_CHANNELS = ['partner_webhook', 'affiliate_postback'] as const;
+export const DELIVERY_CHANNELS = ['partner_webhook', 'affiliate_postback', 'buyer_opt_out'] as const;
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 
 /** A W3C trace id: 32 lowercase hex digits. */
@@ -191,10 +191,10 @@ export const LeadEventSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('delivery_attempt'),
     channel: z.enum(DELIVERY_CHANNELS),
-    /** The partner id (webhook) or the affiliate (postback). */
+    /** The partner id (webhook), the affiliate (postback) or the buyer (opt-out). */
     target: z.string().max(64),
     host: z.string().max(255).optional(),
-    /** What was told: the outcome (webhook) or the postback's event (`sold`, `returned`, …). */
+    /** What was told: the outcome (webhook), the postback's event (`sold`, `returned`, …) or the opt-out's kind. */
     event: z.string().max(32),
     attempt: z.number().int().positive(),
     maxAttempts: z.number().int().positive(),

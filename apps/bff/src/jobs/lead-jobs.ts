@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JOBS, leadJobIds, queuePrefix, type MailingListSyncTrigger } from '@funnel/contracts/jobs';
 import { enqueue } from '@funnel/server-runtime/job-queue';
+import type { OptOutKind } from '@funnel/contracts/buyer-opt-out';
 import type { CrossSellQuestion } from '@funnel/contracts/cross-sell';
 
 /**
@@ -47,6 +48,19 @@ export class LeadJobs {
     await enqueue(this.queue(JOBS.affiliatePostback.queue), JOBS.affiliatePostback, {
       leadId,
       event: 'return_reversed',
+    });
+  }
+
+  /**
+   * The lead's borrower opted out (issue 41): the worker tells every buyer that received the lead, once the
+   * buyers are known. One job per lead and kind of request.
+   */
+  async buyerOptOut(leadId: string, kind: OptOutKind, requestedAt: Date): Promise<void> {
+    await enqueue(this.queue(JOBS.buyerOptOut.queue), JOBS.buyerOptOut, {
+      leadId,
+      kind,
+      requestedAt: requestedAt.toISOString(),
+      told: [],
     });
   }
 

@@ -31,7 +31,15 @@ export default fp<PrivacyServicesOptions>(
   async (app, { keyPrefix, hashSecret, sealer, archive, recordEvents }) => {
     const suppression = new SuppressionList(app.redis, { keyPrefix, hashSecret, sealer });
     app.decorate('suppressionList', suppression);
-    app.decorate('privacyRequests', new PrivacyRequests({ suppression, leads: app.leadStore }));
+    app.decorate(
+      'privacyRequests',
+      new PrivacyRequests({
+        suppression,
+        leads: app.leadStore,
+        contactIndex: app.contactIndex,
+        jobs: app.leadJobs,
+      }),
+    );
     app.decorate(
       'contactDeletion',
       new ContactDeletion({

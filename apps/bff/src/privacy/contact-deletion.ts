@@ -13,7 +13,7 @@ export interface ContactDeletionDeps {
   store: LeadStore;
   contactIndex: ContactIndex;
   borrowers: Pick<BorrowerIndex, 'release'>;
-  jobs: Pick<LeadJobs, 'removeAll'>;
+  jobs: Pick<LeadJobs, 'removeAll' | 'buyerOptOut'>;
   suppression: SuppressionList;
   /** Notes that Redis's files must be rewritten, which the worker's compaction pass does (docs/adr/0014). */
   disk: Pick<DiskErasure, 'markErased'>;
@@ -57,6 +57,8 @@ export class ContactDeletion {
     const requestId = await this.deps.suppression.recordDeletion(contact, { leadsDeleted, jobsRemoved });
     const at = new Date();
     await this.deps.events?.append(...leadIds.map((leadId) => erasedEvent(leadId, requestId, at)));
+    // The buyers that received a lead erase it too (removeAll leaves this queue alone: it is how they hear).
+    for (const leadId of leadIds) await this.deps.jobs.buyerOptOut(leadId, 'deletion', at);
     // Last: the rewrite must come after everything above has left Redis's memory.
     await this.deps.disk.markErased();
     return { requestId, leadsDeleted, jobsRemoved };

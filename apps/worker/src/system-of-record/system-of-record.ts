@@ -4,6 +4,7 @@ import { purgeExpiredConsents, type ContactSealer } from '@funnel/db/consent-arc
 import { migrate, openDatabase } from '@funnel/db/database';
 import { doNotCallStatus, type DoNotCallStatus } from '@funnel/db/do-not-call';
 import { leadsMissingEvidence } from '@funnel/db/evidence-gaps';
+import { optOutRecipients } from '@funnel/db/opt-out-recipients';
 import { returnStateOf } from '@funnel/db/return-reversals';
 import { createRedis, type RedisConnectionEnv } from '@funnel/server-runtime/redis-connection';
 import { startEventDrainer, startStreamDrainer } from './event-drainer.js';
@@ -44,6 +45,8 @@ export function startSystemOfRecord(options: SystemOfRecordOptions): {
   missingEvidence(options: Parameters<typeof leadsMissingEvidence>[1]): Promise<string[]>;
   /** Where the Do Not Call registry stands for a phone, once the migrations are applied (screening, ADR 0029). */
   doNotCall(phone: string): Promise<DoNotCallStatus>;
+  /** The buyers that received a lead, for its opt-out ({@link optOutRecipients}). */
+  optOutRecipients(leadId: string): ReturnType<typeof optOutRecipients>;
   stop(): Promise<void>;
 } {
   const { logger } = options;
@@ -117,6 +120,7 @@ export function startSystemOfRecord(options: SystemOfRecordOptions): {
     },
     returnState: (leadId) => returnStateOf(database, leadId),
     missingEvidence: (options) => leadsMissingEvidence(database, options),
+    optOutRecipients: (leadId) => optOutRecipients(database, leadId),
     async doNotCall(phone) {
       await starting;
       return doNotCallStatus(database, phone);

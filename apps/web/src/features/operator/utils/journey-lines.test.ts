@@ -305,5 +305,23 @@ describe("a lead's timeline in an operator's words", () => {
     expect(last.title).toBe('Postback to affiliate aff-7: failed');
     expect(last.details).toContain('Error: connection refused');
     expect(last.details).toContain('Gave up: no more attempts');
+    // A buyer with no address for opt-outs: nobody retries, and the operator reads that it must be told otherwise.
+    const untold = journeyLine(
+      attempt({
+        channel: 'buyer_opt_out',
+        target: 'prime',
+        host: undefined,
+        event: 'do_not_sell',
+        result: 'refused',
+        status: undefined,
+        errorKind: 'no_opt_out_url',
+        nextAttemptAt: undefined,
+        gaveUp: true,
+      }),
+    );
+    expect(untold).toMatchObject({ title: 'Opt-out to buyer prime: not sent' });
+    expect(untold.details).toEqual(
+      expect.arrayContaining(['Attempt 1 of 8, told do not sell', 'Error: no opt out url']),
+    );
   });
 });

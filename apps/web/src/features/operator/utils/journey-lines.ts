@@ -84,12 +84,13 @@ const ATTEMPT_WORDS: Record<string, string> = {
 const DELIVERY_WORDS: Record<DeliveryChannel, string> = {
   partner_webhook: 'Webhook to partner',
   affiliate_postback: 'Postback to affiliate',
+  buyer_opt_out: 'Opt-out to buyer',
 };
 
 const DELIVERY_RESULT_WORDS = {
   delivered: 'delivered',
   failed: 'failed',
-  refused: 'address refused',
+  refused: 'not sent',
 } as const;
 
 const share = (p: number) => `${Math.round(p * 100)} %`;
