@@ -23,7 +23,7 @@ import { DO_NOT_SELL_CONFIRMATION, UNSUBSCRIBE_CONFIRMATION } from '@funnel/cont
 import { leadBefore } from './funnel-driver';
 import { startHarness, type Harness } from './harness';
 import { leadKeys, newLead } from './lead-in-redis';
-import { assertAccessible, openScreen, screenshotBothWidths } from './page-checks';
+import { assertAccessible, collectPageErrors, openScreen, screenshotBothWidths } from './page-checks';
 import { openPage, storedPrivacyRequests } from './site-driver';
 
 /** Spec §8: what a request that never got an answer shows (docs/product-rules.md §privacy-requests: we show it, the observed site did not). */
@@ -253,4 +253,28 @@ test("do-not-sell: a valid request is stored, flags the visitor's own lead and i
     city: 'San Francisco',
   });
   await context.close();
+});
+
+test('a browser sending Global Privacy Control is told its opt-out was honoured; another is not (issue 41)', async () => {
+  const context = await harness.newContext(375);
+  // Chromium has no Global Privacy Control setting: the page is given what a browser with it on shows.
+  await context.setExtraHTTPHeaders({ 'Sec-GPC': '1' });
+  // A string, not a function: tsx's transform would leave a helper in a function that the page does not have.
+  await context.addInitScript(
+    "Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true, configurable: true });",
+  );
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await openScreen(page, '/do-not-sell-information');
+  const notice = page.getByText('Opt-out request honored.');
+  await notice.first().waitFor();
+  assert.equal(await notice.count(), 2, 'on the page, above its form, and in the footer');
+  await assertAccessible(page, 'do-not-sell with Global Privacy Control');
+  await screenshotBothWidths(page, 'site-do-not-sell-gpc');
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  const plain = await openPage(harness, '/do-not-sell-information', 375);
+  assert.equal(await plain.page.getByText('Opt-out request honored.').count(), 0);
+  await plain.context.close();
 });

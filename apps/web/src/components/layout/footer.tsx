@@ -2,6 +2,7 @@ import { Link, useLocation } from 'react-router';
 import { LenderDisclaimer } from '@/components/content/lender-disclaimer';
 import { BRAND } from '@/config/brand';
 import { Logo } from './logo';
+import { PrivacySignalNotice } from './privacy-signal-notice';
 import { SocialLinks } from './social-links';
 import styles from './footer.module.css';
 
@@ -55,6 +56,7 @@ export function Footer() {
             </ul>
           </nav>
         </div>
+        <PrivacySignalNotice className={styles.signal} />
         <p className={styles.copyright}>
           © {year} {BRAND.legalName}. All rights reserved.
         </p>

@@ -6,6 +6,7 @@ import { SelectField } from '@/components/form/select-field';
 import { TextField } from '@/components/form/text-field';
 import { ZipCodeField } from '@/components/form/zip-code-field';
 import { ContentPage } from '@/components/layout/content-page';
+import { PrivacySignalNotice } from '@/components/layout/privacy-signal-notice';
 import { Button } from '@/components/ui/button';
 import { BRAND } from '@/config/brand';
 import { useSubmitDoNotSell } from '../api/submit-do-not-sell';
@@ -52,6 +53,7 @@ export default function DoNotSellPage() {
       title="Do Not Sell My Personal Information"
       intro={`Residents of California, Nevada, Virginia, Utah and Connecticut have the right under their state's privacy law to stop a business from selling or sharing their personal information. ${BRAND.name} honours this request from anyone who sends it.`}
     >
+      <PrivacySignalNotice className={styles.signal} />
       <form
         ref={attachForm}
         className={styles.form}
