@@ -230,21 +230,21 @@ describe('operator API hardening (issue 40)', () => {
   });
 
   describe('the dashboard (point 10)', () => {
-    it('answers the four reports in one request, written as one reports.read entry', async () => {
+    it('answers the five reports in one request, written as one reports.read entry', async () => {
       const before = (await auditOf('action=reports.read')).length;
       const dashboard = await call({
         url: `${API}/reports/dashboard?from=2026-11-01&to=2026-11-10`,
         role: 'viewer',
       });
       expect(dashboard.statusCode, dashboard.body).toBe(200);
-      expect(Object.keys(dashboard.json())).toEqual(['funnel', 'sales', 'buyers', 'affiliates']);
+      expect(Object.keys(dashboard.json())).toEqual(['funnel', 'sales', 'buyers', 'affiliates', 'quality']);
       const entries = await auditOf('action=reports.read');
       expect(entries).toHaveLength(before + 1);
       expect(entries[0]).toMatchObject({
         actor: 'viewer@hardening.example',
         route: '/api/v1/admin/reports/dashboard',
         details: {
-          reports: ['funnel', 'sales', 'buyers', 'affiliates'],
+          reports: ['funnel', 'sales', 'buyers', 'affiliates', 'quality'],
           from: '2026-11-01',
           to: '2026-11-10',
         },

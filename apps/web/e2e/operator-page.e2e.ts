@@ -425,6 +425,21 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
     ],
     'affiliates, 5–6 Oct',
   );
+  // Screening flagged A4 (aff-north), which no buyer bought: no band has a sale yet.
+  await eventually(
+    () => tableRows(page, 'Screening by affiliate'),
+    [['aff-north', '1', '0', '1', '0', '100%', "Email's domain takes no mail: 1"]],
+    'quality, 5–6 Oct',
+  );
+  assert.deepEqual(
+    (await tableRows(page, 'Returns by screening band')).map((row) => row.slice(1)),
+    [
+      ['0', '0', '0%'],
+      ['0', '0', '0%'],
+      ['0', '0', '0%'],
+      ['0', '0', '0%'],
+    ],
+  );
 
   // The chart library came with the page, and drew.
   const chart = page.locator('[data-chart="funnel"] canvas');
@@ -478,7 +493,7 @@ test('an operator signs in, filters, and reads numbers that match the fixture', 
     tables: [...document.querySelectorAll('[role="region"]')].map((box) => box.scrollWidth - box.clientWidth),
   }));
   assert.ok(overflow.page <= 0, `the page is ${overflow.page} px wider than a 375 px screen`);
-  assert.deepEqual(overflow.tables, [0, 0, 0, 0, 0], 'no table scrolls sideways');
+  assert.deepEqual(overflow.tables, [0, 0, 0, 0, 0, 0, 0], 'no table scrolls sideways');
   // The chart turned horizontal: one row per position, whose names never overlap.
   const names = await page
     .locator('[data-chart="funnel"] > div')

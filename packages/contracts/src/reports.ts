@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { STEP_NAMES } from './landing.js';
+import { ScreeningBandSchema, ScreeningReasonSchema } from './screening.js';
 
 const IsoDaySchema = z.iso.date();
 
@@ -226,6 +227,39 @@ export const AffiliateRevenueRowSchema = RevenueFiguresSchema.extend({
 export const AffiliateRevenueReportSchema = rowsReport(AffiliateRevenueRowSchema);
 export type AffiliateRevenueReport = z.infer<typeof AffiliateRevenueReportSchema>;
 
+/**
+ * One affiliate's screened leads created in the range (issue 41, ADR 0030): what screening passed, flagged and
+ * blocked, and each finding with the number of its leads that had it: the affiliate quality report.
+ */
+export const QualityRowSchema = z.object({
+  affiliate: z.string().nullable(),
+  screened: z.number().int().nonnegative(),
+  passed: z.number().int().nonnegative(),
+  flagged: z.number().int().nonnegative(),
+  blocked: z.number().int().nonnegative(),
+  /** (flagged + blocked) ÷ screened. */
+  flaggedOrBlockedRate: z.number().min(0).max(1),
+  findings: z.array(z.object({ reason: ScreeningReasonSchema, leads: z.number().int().positive() })),
+});
+export type QualityRow = z.infer<typeof QualityRowSchema>;
+
+/** The sold leads of one screening band and how many a buyer returned (approved): does the score predict them? */
+export const QualityBandRowSchema = z.object({
+  band: ScreeningBandSchema,
+  sold: z.number().int().nonnegative(),
+  returned: z.number().int().nonnegative(),
+  /** returned ÷ sold (0 when none sold). */
+  returnRate: z.number().min(0).max(1),
+});
+
+/** `GET /api/v1/admin/reports/quality`: by affiliate, most flagged or blocked first, and returns by band. */
+export const QualityReportSchema = z.object({
+  filters: AppliedFiltersSchema,
+  rows: z.array(QualityRowSchema),
+  bands: z.array(QualityBandRowSchema),
+});
+export type QualityReport = z.infer<typeof QualityReportSchema>;
+
 /** `GET /api/v1/admin/reports/dimensions`: the values the filters can take over the range, for pickers. */
 export const ReportDimensionsSchema = z.object({
   affiliates: z.array(z.string()),
@@ -235,7 +269,7 @@ export const ReportDimensionsSchema = z.object({
 export type ReportDimensions = z.infer<typeof ReportDimensionsSchema>;
 
 /**
- * `GET /api/v1/admin/reports/dashboard`: the four reports the console's dashboard shows, over the same filters,
+ * `GET /api/v1/admin/reports/dashboard`: the five reports the console's dashboard shows, over the same filters,
  * in one answer, so one view of it is one `reports.read` entry in the audit log, not four burying the reveals.
  */
 export const ReportsDashboardSchema = z
@@ -244,6 +278,7 @@ export const ReportsDashboardSchema = z
     sales: SalesReportSchema,
     buyers: BuyerSalesReportSchema,
     affiliates: AffiliateRevenueReportSchema,
+    quality: QualityReportSchema,
   })
   .meta({ id: 'ReportsDashboard' });
 export type ReportsDashboard = z.infer<typeof ReportsDashboardSchema>;

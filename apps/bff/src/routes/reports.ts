@@ -6,12 +6,14 @@ import {
   AffiliateRevenueReportSchema,
   BuyerSalesReportSchema,
   FunnelReportSchema,
+  QualityReportSchema,
   ReportQuerySchema,
   SalesReportSchema,
   type AffiliateRevenueReport,
   type BuyerSalesReport,
   type RevenueFigures,
   type FunnelReport,
+  type QualityReport,
   type ReportQuery,
   type ReportsDashboard,
   ReportsDashboardSchema,
@@ -19,6 +21,7 @@ import {
 } from '@funnel/contracts/reports';
 import type { Database } from '@funnel/db/database';
 import { buyerSalesReport, funnelReport, salesReport } from '@funnel/db/reports';
+import { qualityReport } from '@funnel/db/quality-report';
 import { affiliateRevenueReport } from '@funnel/db/revenue-report';
 import { csv, sendCsv } from '../admin/csv.js';
 import { auditedFields, operatorRoute } from '../admin/operator-route.js';
@@ -106,6 +109,21 @@ function affiliatesCsv(report: AffiliateRevenueReport): string {
   );
 }
 
+function qualityCsv(report: QualityReport): string {
+  return csv(
+    ['affiliate', 'screened', 'passed', 'flagged', 'blocked', 'flagged_or_blocked_rate', 'findings'],
+    report.rows.map((r) => [
+      r.affiliate,
+      r.screened,
+      r.passed,
+      r.flagged,
+      r.blocked,
+      r.flaggedOrBlockedRate.toFixed(4),
+      r.findings.map((f) => `${f.reason}:${f.leads}`).join(' '),
+    ]),
+  );
+}
+
 /** One report route: `/admin/reports/{name}`, its documentation, its response schema, its query and its CSV. */
 interface ReportRoute<Report> {
   name: string;
@@ -166,12 +184,25 @@ const REPORTS: ReadonlyArray<ReportRoute<unknown>> = [
     read: affiliateRevenueReport,
     csv: affiliatesCsv,
   }),
+  report({
+    name: 'quality',
+    summary:
+      'Lead quality by affiliate: what screening passed, flagged and blocked, and returns by score band',
+    description:
+      'Over the screened leads created in the range (issue 41, ADR 0030): one row per affiliate (null: leads ' +
+      'without one), most flagged or blocked first, with each finding and how many of its leads had it; and ' +
+      '`bands`, the sold leads of each screening band (A: score 90–100, B: 70–89, C: 50–69, D: below) with ' +
+      'their approved returns. Same filters as the funnel report; `format=csv` answers the affiliate rows.',
+    schema: QualityReportSchema,
+    read: qualityReport,
+    csv: qualityCsv,
+  }),
 ];
 
 /** What a report's audit entry keeps of its query. */
 const REPORT_FILTERS = ['from', 'to', 'affiliate', 'utmSource', 'source'];
 
-/** Operator reports over the system of record: the funnel, sales by affiliate and day, sales by buyer; JSON or CSV. */
+/** Operator reports over the system of record: the funnel, sales by affiliate and day, by buyer, revenue by affiliate and lead quality; JSON or CSV. */
 const reportRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, options) => {
   app.get(
     '/admin/reports/dashboard',
@@ -181,7 +212,7 @@ const reportRoutes: FastifyPluginAsyncZod<ReportRoutesOptions> = async (app, opt
       {
         summary: 'The console dashboard: the funnel, sales, sales by buyer and revenue by affiliate at once',
         description:
-          'The four reports below over the same filters, in one answer and one audit entry (its details name ' +
+          'The five reports below over the same filters, in one answer and one audit entry (its details name ' +
           'the reports). JSON only: each report downloads as CSV on its own route.',
         querystring: ReportQuerySchema,
         response: { 200: ReportsDashboardSchema, 400: ApiErrorSchema, 503: ApiErrorSchema },

@@ -13,6 +13,7 @@ import {
 import { AffiliatesTable } from './affiliates-table';
 import { BuyersTable } from './buyers-table';
 import { FunnelOutcomes, FunnelTable, OutcomeReasons } from './funnel-table';
+import { QualityTables } from './quality-tables';
 import { ReportFiltersForm } from './report-filters-form';
 import { SalesTable } from './sales-table';
 import styles from './operator.module.css';
@@ -80,6 +81,7 @@ export function ReportsDashboard() {
   const sales = section('sales');
   const buyers = section('buyers');
   const affiliates = section('affiliates');
+  const quality = section('quality');
 
   return (
     <>
@@ -134,6 +136,16 @@ export function ReportsDashboard() {
         loading="Loading revenue by affiliate…"
       >
         {(report) => <AffiliatesTable rows={report.rows} />}
+      </ReportSection>
+
+      <ReportSection
+        report="quality"
+        title="Lead quality"
+        filters={filters}
+        query={quality}
+        loading="Loading lead quality…"
+      >
+        {(report) => <QualityTables report={report} />}
       </ReportSection>
     </>
   );

@@ -47,7 +47,8 @@ const SCREENING_VERDICT_WORDS: Record<ScreeningVerdictKind, string> = {
   block: 'blocked, not sent to buyers',
 };
 
-const SCREENING_REASON_WORDS: Record<ScreeningReason, string> = {
+/** Screening's findings in words (the journey and the quality report). */
+export const SCREENING_REASON_WORDS: Record<ScreeningReason, string> = {
   phone_litigator: 'Phone on the litigator list',
   phone_do_not_call: 'Phone on the Do Not Call registry',
   do_not_call_copy_stale: 'Do Not Call copy older than 31 days',

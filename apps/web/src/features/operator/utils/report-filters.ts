@@ -11,7 +11,7 @@ export interface ReportFilters {
   source: LeadSource | '';
 }
 
-export type ReportName = 'funnel' | 'sales' | 'buyers' | 'affiliates';
+export type ReportName = 'funnel' | 'sales' | 'buyers' | 'affiliates' | 'quality';
 
 const DEFAULT_DAYS = 30;
 
