@@ -153,6 +153,7 @@ export async function buildWorker(env: Env, options: BuildWorkerOptions): Promis
 
   const screening = env.SCREENING
     ? screeningOf(env, {
+        redis: connection,
         doNotCall: systemOfRecord?.doNotCall,
         record: systemOfRecord
           ? (leadId, verdict) =>

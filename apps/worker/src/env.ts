@@ -102,6 +102,11 @@ export const EnvSchema = z
     /** The most screening waits for any one check; a check past it counts as not done (ADR 0029's fail rules). */
     SCREENING_TIMEOUT_MS: z.coerce.number().int().positive().max(10_000).default(300),
     /**
+     * The most leads one public address sends in an hour before its next ones are flagged `ip_velocity`
+     * (screening, ADR 0030); 0 turns the check off.
+     */
+    SCREENING_IP_MAX_PER_HOUR: z.coerce.number().int().min(0).max(10_000).default(3),
+    /**
      * The resolvers asked for an email's mail exchangers: `off` (the default: no lookup), `system` (the host's),
      * or a comma list of `host` / `host:port`.
      */

@@ -1,8 +1,12 @@
+import type { Redis } from 'ioredis';
 import type { ScreeningVerdict } from '@funnel/contracts/screening';
 import type { Env } from './env.js';
 import { createContactScreen, type DoNotCallLookup } from './screening/contact-screen.js';
 import { createEmailScreen } from './screening/email-screen.js';
+import { createIpVelocity } from './screening/ip-velocity.js';
 import { createLitigatorList } from './screening/litigator-list.js';
+
+const HOUR_MS = 3600_000;
 
 /**
  * The worker's screening from its settings (ADR 0029): the checks that can run here, bounded by
@@ -12,9 +16,17 @@ import { createLitigatorList } from './screening/litigator-list.js';
 export function screeningOf(
   env: Pick<
     Env,
-    'SCREENING_TIMEOUT_MS' | 'SCREENING_EMAIL_DNS' | 'LITIGATOR_LIST_URL' | 'LITIGATOR_LIST_API_KEY'
+    | 'SCREENING_TIMEOUT_MS'
+    | 'SCREENING_EMAIL_DNS'
+    | 'SCREENING_IP_MAX_PER_HOUR'
+    | 'LITIGATOR_LIST_URL'
+    | 'LITIGATOR_LIST_API_KEY'
+    | 'REDIS_KEY_PREFIX'
+    | 'SUPPRESSION_HASH_SECRET'
   >,
   options: {
+    /** Where the leads per address are counted. */
+    redis: Redis;
     doNotCall: DoNotCallLookup | undefined;
     record: ((leadId: string, verdict: ScreeningVerdict) => Promise<void>) | undefined;
   },
@@ -40,6 +52,17 @@ export function screeningOf(
       litigators,
       doNotCall: options.doNotCall,
       email,
+      velocity:
+        env.SCREENING_IP_MAX_PER_HOUR > 0
+          ? {
+              counter: createIpVelocity(options.redis, {
+                keyPrefix: env.REDIS_KEY_PREFIX,
+                hashSecret: env.SUPPRESSION_HASH_SECRET,
+                windowMs: HOUR_MS,
+              }),
+              maxPerWindow: env.SCREENING_IP_MAX_PER_HOUR,
+            }
+          : undefined,
       timeoutMs,
       now: Date.now,
     }),

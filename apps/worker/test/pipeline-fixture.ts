@@ -212,6 +212,8 @@ export class Pipeline {
       fields?: Record<string, unknown>;
       partner?: PartnerLeadMeta;
       tracking?: Record<string, unknown>;
+      /** What differs from the sample consent record (e.g. the borrower's address). */
+      consent?: Partial<ConsentRecord>;
     } = {},
   ): Promise<string> {
     const id = await this.store.create(
@@ -219,7 +221,7 @@ export class Pipeline {
       { ...SAMPLE_SUBMISSION_CONTEXT.tracking, ...options.tracking },
     );
     const now = Date.now();
-    const consent = { ...SAMPLE_CONSENT, at: new Date(now).toISOString() };
+    const consent = { ...SAMPLE_CONSENT, at: new Date(now).toISOString(), ...options.consent };
     await this.store.startSubmission(
       id,
       {

@@ -36,8 +36,8 @@ describe('screening before the buyers', () => {
     await sandbox.configure({ soldShare: 1, pendingShare: 0, litigatorDelayMs: 5 });
   });
 
-  async function screened(fields: Record<string, string>) {
-    const id = await pipeline.submitLead({ fields });
+  async function screened(fields: Record<string, string>, consent: { ip?: string } = {}) {
+    const id = await pipeline.submitLead({ fields, consent });
     const outcome = await pipeline.finalOutcome(id);
     const lead = await pipeline.store.get(id);
     return { id, outcome, verdict: lead?.submission?.screening };
@@ -62,6 +62,21 @@ describe('screening before the buyers', () => {
     expect(outcome).toMatchObject({ outcome: 'rejected', reason: 'screened_out' });
     expect(verdict).toMatchObject({ verdict: 'block', reasons: ['email_disposable'] });
     expect((await sandbox.stats()).posts).toBe(0);
+  });
+
+  it('flags the leads past three an hour from one public address, and keeps no address in clear', async () => {
+    const from = (ip: string) => screened({}, { ip });
+    const firstThree = [await from('81.2.69.160'), await from('81.2.69.160'), await from('81.2.69.160')];
+    expect(firstThree.map(({ verdict }) => verdict?.verdict)).toEqual(['pass', 'pass', 'pass']);
+    const fourth = await from('81.2.69.160');
+    expect(fourth.outcome.outcome).toBe('sold');
+    expect(fourth.verdict).toMatchObject({ verdict: 'flag', score: 70, reasons: ['ip_velocity'] });
+    // Another address counts apart; the sample consent's address (a documentation one) is never counted.
+    expect((await from('81.2.69.161')).verdict?.verdict).toBe('pass');
+    for (let i = 0; i < 4; i++) expect((await screened({})).verdict?.verdict).toBe('pass');
+    const keys = await pipeline.redis.keys(`${pipeline.keyPrefix}*`);
+    expect(keys.filter((key) => key.includes('velocity'))).toHaveLength(2);
+    for (const key of keys) expect(key).not.toContain('81.2.69');
   });
 
   it('lets a lead go on, flagged, when the litigator list does not answer in time (fails open)', async () => {
@@ -90,7 +105,11 @@ describe('a check that stops answering', () => {
         timeoutMs: 200,
         now: Date.now,
       });
-      const verdict = await screen.screen({ phone: '5125550143', email: 'maria.garcia@example.com' });
+      const verdict = await screen.screen({
+        leadId: 'lead-screening-silent-checks',
+        phone: '5125550143',
+        email: 'maria.garcia@example.com',
+      });
       expect(verdict).toMatchObject({
         verdict: 'flag',
         score: 85,

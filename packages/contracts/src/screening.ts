@@ -17,12 +17,14 @@ export const SCREENING_REASONS = [
   'email_no_domain',
   /** The email's domain exists but takes no mail. */
   'email_no_mail',
+  /** More leads than a person makes came from the lead's address within the hour (a farm, a bot, a ring). */
+  'ip_velocity',
 ] as const;
 export const ScreeningReasonSchema = z.enum(SCREENING_REASONS);
 export type ScreeningReason = z.infer<typeof ScreeningReasonSchema>;
 
 /** The checks screening runs; one that did not answer in time is named in `unchecked`. */
-export const SCREENING_CHECKS = ['litigator', 'do_not_call', 'email'] as const;
+export const SCREENING_CHECKS = ['litigator', 'do_not_call', 'email', 'velocity'] as const;
 export const ScreeningCheckSchema = z.enum(SCREENING_CHECKS);
 export type ScreeningCheck = z.infer<typeof ScreeningCheckSchema>;
 

@@ -10,7 +10,7 @@ import { sampleLeadOn } from '@funnel/contracts/sample-lead';
 import { STEP_NAMES, getStep, type StepName } from '@funnel/contracts/steps';
 
 /** The version of the API contract: bump it with every change to the document (CHANGELOG.md). */
-export const API_VERSION = '2.8.0';
+export const API_VERSION = '2.9.0';
 
 type Json = Record<string, unknown>;
 type Operation = Json & { responses?: Record<string, Json>; requestBody?: Json; operationId?: string };

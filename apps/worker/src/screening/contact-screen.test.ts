@@ -3,7 +3,11 @@ import { createContactScreen, verdictOf } from './contact-screen.js';
 
 const NOW = Date.parse('2026-11-28T12:00:00Z');
 const DAY = 86_400_000;
-const CONTACT = { phone: '5125550143', email: 'maria.garcia@example.com' };
+const CONTACT = {
+  leadId: 'lead-contact-screen-test',
+  phone: '5125550143',
+  email: 'maria.garcia@example.com',
+};
 
 describe('the screening verdict', () => {
   it('blocks on a blocking finding, flags on any other finding or an unchecked check that flags, else passes', () => {

@@ -5,6 +5,7 @@ import type {
   ScreeningVerdictKind,
 } from '@funnel/contracts/screening';
 import type { EmailFinding, EmailScreen } from './email-screen.js';
+import type { IpVelocity } from './ip-velocity.js';
 import type { LitigatorList } from './litigator-list.js';
 
 /** Where the Do Not Call registry stands for a phone (packages/db/src/do-not-call.ts). */
@@ -19,6 +20,8 @@ export interface ContactScreenDeps {
   doNotCall?: DoNotCallLookup | undefined;
   /** The email checks; none, the check is not run. */
   email?: EmailScreen | undefined;
+  /** Leads per address; none, the check is not run. More than `maxPerWindow` from one address is a finding. */
+  velocity?: { counter: IpVelocity; maxPerWindow: number } | undefined;
   /** The most screening waits for any check: one that takes longer counts as not done (`unchecked`). */
   timeoutMs: number;
   now: () => number;
@@ -37,6 +40,8 @@ export const REASON_RULES: Record<ScreeningReason, { points: number; blocks: boo
   email_no_mail: { points: 40, blocks: false },
   // Callable with the consent the borrower gave on submitting, but many buyers will not: flagged for them.
   phone_do_not_call: { points: 30, blocks: false },
+  // Offices and mobile carriers put many people behind one address: flagged, for each buyer to weigh.
+  ip_velocity: { points: 30, blocks: false },
   do_not_call_copy_stale: { points: 10, blocks: false },
 };
 
@@ -48,6 +53,7 @@ export const UNCHECKED_RULES: Record<ScreeningCheck, { points: number; flags: bo
   litigator: { points: 20, flags: true },
   do_not_call: { points: 10, flags: true },
   email: { points: 5, flags: false },
+  velocity: { points: 5, flags: false },
 };
 
 /** The FTC's safe harbour wants a registry copy at most 31 days old. */
@@ -102,13 +108,30 @@ export function createContactScreen(deps: ContactScreenDeps) {
     return reason ? [reason] : [];
   }
 
+  async function velocity(
+    leadId: string,
+    ip: string | undefined,
+  ): Promise<ScreeningReason[] | ScreeningCheck> {
+    if (!deps.velocity || !ip) return [];
+    const count = await bounded(deps.velocity.counter.count(leadId, ip, deps.now()));
+    if (count === TIMED_OUT) return 'velocity';
+    return count !== undefined && count > deps.velocity.maxPerWindow ? ['ip_velocity'] : [];
+  }
+
   return {
-    async screen(contact: { phone: string; email: string }): Promise<ScreeningVerdict> {
+    async screen(contact: {
+      leadId: string;
+      phone: string;
+      email: string;
+      /** The address the borrower submitted from (the consent record's). */
+      ip?: string | undefined;
+    }): Promise<ScreeningVerdict> {
       const started = deps.now();
       const results = await Promise.all([
         litigator(contact.phone),
         doNotCall(contact.phone),
         email(contact.email),
+        velocity(contact.leadId, contact.ip),
       ]);
       const reasons = results.flatMap((r) => (typeof r === 'string' ? [] : r));
       const unchecked = results.filter((r): r is ScreeningCheck => typeof r === 'string');

@@ -97,8 +97,10 @@ function createRun(deps: SubmitLeadDeps) {
   ): Promise<ScreeningVerdict> {
     const fields = lead.fields as Record<string, unknown>;
     const verdict = await screening.screen.screen({
+      leadId: lead.id,
       phone: String(fields[server.phone] ?? ''),
       email: String(fields[server.email] ?? ''),
+      ip: lead.consent?.ip,
     });
     await screening.record(lead.id, verdict);
     await deps.store.updateSubmission(lead.id, { screening: verdict });

@@ -3,10 +3,12 @@ import {
   AffiliateRevenueReportSchema,
   BuyerSalesReportSchema,
   FunnelReportSchema,
+  QualityReportSchema,
   SalesReportSchema,
   type AffiliateRevenueReport,
   type BuyerSalesReport,
   type FunnelReport,
+  type QualityReport,
   type SalesReport,
 } from '@funnel/contracts/reports';
 import { apiRequest } from '@/lib/api-client';
@@ -18,19 +20,22 @@ const REPORT_SCHEMAS = {
   sales: SalesReportSchema,
   buyers: BuyerSalesReportSchema,
   affiliates: AffiliateRevenueReportSchema,
+  quality: QualityReportSchema,
 } as const;
 type Reports = {
   funnel: FunnelReport;
   sales: SalesReport;
   buyers: BuyerSalesReport;
   affiliates: AffiliateRevenueReport;
+  quality: QualityReport;
 };
 
 /**
- * GET /api/v1/admin/reports/{funnel|sales|buyers|affiliates} — the funnel (reached, completed and drop-off per
+ * GET /api/v1/admin/reports/{funnel|sales|buyers|affiliates|quality} — the funnel (reached, completed and drop-off per
  * position, and the outcomes), sales (submitted, sold and decision times per day and affiliate), sales by buyer
  * (attempts, sold, accept rate, timeouts, capped attempts, and the revenue figures), or revenue by affiliate
- * (gross revenue, returns, net revenue, conversions and payouts reversed).
+ * (gross revenue, returns, net revenue, conversions and payouts reversed), or lead quality (screening's verdicts
+ * and findings by affiliate, and returns by screening band).
  */
 export function getReport<R extends ReportName>(
   report: R,

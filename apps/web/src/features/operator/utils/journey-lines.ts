@@ -55,12 +55,14 @@ export const SCREENING_REASON_WORDS: Record<ScreeningReason, string> = {
   email_disposable: 'Disposable email address',
   email_no_domain: "Email's domain does not exist",
   email_no_mail: "Email's domain takes no mail",
+  ip_velocity: 'Many leads from its address within the hour',
 };
 
 const SCREENING_CHECK_WORDS: Record<ScreeningCheck, string> = {
   litigator: 'litigator list',
   do_not_call: 'Do Not Call registry',
   email: "email's domain",
+  velocity: 'leads from its address',
 };
 
 /** Where a lead's journey is in the console. */
