@@ -370,7 +370,14 @@ test(
 
     await page.goBack();
     await page.waitForURL('**/redirect');
-    await page.getByRole('heading', { level: 1, name: "We've found the program for you!" }).waitFor();
+    // Seen once in a loaded CI run: the heading never came. Say what the page showed instead.
+    await page
+      .getByRole('heading', { level: 1, name: "We've found the program for you!" })
+      .waitFor()
+      .catch(async (error: Error) => {
+        const shown = await page.locator('body').innerText().catch(() => '(unreadable)');
+        throw new Error(`${error.message}\nthe page at ${page.url()} showed: ${shown.slice(0, 600)}`);
+      });
     const link = page.getByRole('link', { name: "Continue to the lender's site now" });
     await link.waitFor();
     // Twice the redirect delay: a screen that sends again would have left by now.
