@@ -375,7 +375,10 @@ test(
       .getByRole('heading', { level: 1, name: "We've found the program for you!" })
       .waitFor()
       .catch(async (error: Error) => {
-        const shown = await page.locator('body').innerText().catch(() => '(unreadable)');
+        const shown = await page
+          .locator('body')
+          .innerText()
+          .catch(() => '(unreadable)');
         throw new Error(`${error.message}\nthe page at ${page.url()} showed: ${shown.slice(0, 600)}`);
       });
     const link = page.getByRole('link', { name: "Continue to the lender's site now" });
