@@ -53,11 +53,11 @@ export const SCREENING_BANDS = ['A', 'B', 'C', 'D'] as const;
 export const ScreeningBandSchema = z.enum(SCREENING_BANDS);
 export type ScreeningBand = z.infer<typeof ScreeningBandSchema>;
 
+/** The lowest score of each band, best band first: the one table `bandOf`, the reports and the console read. */
+export const SCREENING_BAND_FLOORS: Readonly<Record<ScreeningBand, number>> = { A: 90, B: 70, C: 50, D: 0 };
+
 export function bandOf(score: number): ScreeningBand {
-  if (score >= 90) return 'A';
-  if (score >= 70) return 'B';
-  if (score >= 50) return 'C';
-  return 'D';
+  return SCREENING_BANDS.find((band) => score >= SCREENING_BAND_FLOORS[band]) ?? 'D';
 }
 
 /** The outcome reason of a lead screening blocked. */

@@ -1,12 +1,22 @@
 import { sql, type Kysely } from 'kysely';
 import type { ReportQuery, QualityReport, QualityRow } from '@funnel/contracts/reports';
-import { SCREENING_BANDS, type ScreeningBand, type ScreeningReason } from '@funnel/contracts/screening';
+import {
+  SCREENING_BAND_FLOORS,
+  SCREENING_BANDS,
+  type ScreeningBand,
+  type ScreeningReason,
+} from '@funnel/contracts/screening';
 import type { Database } from './database.js';
 import { filtersOf, matches } from './report-filters.js';
 
-/** A score's band in SQL, as `bandOf` draws it. */
-const BAND = sql<ScreeningBand>`case when lead_summary.screening_score >= 90 then 'A'
-  when lead_summary.screening_score >= 70 then 'B' when lead_summary.screening_score >= 50 then 'C' else 'D' end`;
+/** A score's band in SQL, from the same floors as `bandOf`. */
+const BAND = sql<ScreeningBand>`case ${sql.join(
+  SCREENING_BANDS.map(
+    (band) =>
+      sql`when lead_summary.screening_score >= ${sql.lit(SCREENING_BAND_FLOORS[band])} then ${sql.lit(band)}`,
+  ),
+  sql` `,
+)} end`;
 
 /** An affiliate's key in a map: null (leads without one) as the empty string, which no affiliate id is. */
 const keyOf = (affiliate: string | null) => affiliate ?? '';

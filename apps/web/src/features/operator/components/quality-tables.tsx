@@ -1,4 +1,5 @@
 import type { QualityReport } from '@funnel/contracts/reports';
+import { SCREENING_BAND_FLOORS, SCREENING_BANDS } from '@funnel/contracts/screening';
 import { SCREENING_REASON_WORDS } from '../utils/journey-lines';
 import { formatCount, formatRate } from '../utils/number-format';
 import { ReportTable, type ReportColumn } from './report-table';
@@ -50,15 +51,17 @@ const QUALITY_COLUMNS: readonly ReportColumn<QualityRow>[] = [
   },
 ];
 
-const BAND_LABELS: Record<BandRow['band'], string> = {
-  A: 'A (score 90–100)',
-  B: 'B (70–89)',
-  C: 'C (50–69)',
-  D: 'D (below 50)',
-};
+/** A band with its scores: `A (score 90–100)`, `B (70–89)`, …, from the floors `bandOf` reads. */
+function bandLabel(band: BandRow['band']): string {
+  const index = SCREENING_BANDS.indexOf(band);
+  const floor = SCREENING_BAND_FLOORS[band];
+  const above = SCREENING_BANDS[index - 1];
+  const top = above === undefined ? 100 : SCREENING_BAND_FLOORS[above] - 1;
+  return `${band} (${index === 0 ? 'score ' : ''}${floor}–${top})`;
+}
 
 const BAND_COLUMNS: readonly ReportColumn<BandRow>[] = [
-  { label: 'Band', cell: (row) => BAND_LABELS[row.band], text: true },
+  { label: 'Band', cell: (row) => bandLabel(row.band), text: true },
   { label: 'Sold', cell: (row) => formatCount(row.sold) },
   { label: 'Returned', cell: (row) => formatCount(row.returned) },
   { label: 'Return rate', cell: (row) => formatRate(row.returnRate) },
