@@ -111,7 +111,7 @@ describe("any lead's journey (issue 33): the operator's lead search and a lead's
         secondsToDecision: 4,
       },
       ...[500, 204].map((status, index): LeadEvent => ({
-        eventId: `${id}.delivery.affiliate_postback.sold.${index + 1}`,
+        eventId: `${id}.delivery.affiliate_postback.aff-journey.sold.${index + 1}`,
         leadId: id,
         at: at(5 + index * 10),
         type: 'delivery_attempt',

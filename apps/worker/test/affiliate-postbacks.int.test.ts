@@ -141,7 +141,7 @@ describe('affiliate postbacks', () => {
         .filter((e) => e.leadId === leadId && e.type === 'delivery_attempt');
       expect(recorded).toEqual([
         expect.objectContaining({
-          eventId: `${leadId}.delivery.affiliate_postback.sold.1`,
+          eventId: `${leadId}.delivery.affiliate_postback.aff-acme.sold.1`,
           channel: 'affiliate_postback',
           target: 'aff-acme',
           host: new URL(receiver.origin).host,

@@ -24,7 +24,7 @@ describe('a webhook or postback attempt as a lead event', () => {
   it('keeps the host, never the address, and says when the queue tries again (exponential backoff)', () => {
     const third = deliveryAttemptEvent(job(2), { ...attempt, end: { result: 'failed', status: 503 } });
     expect(third).toMatchObject({
-      eventId: 'k3J9xQ2mVb7TzR1pL8wN4A.delivery.affiliate_postback.sold.3',
+      eventId: 'k3J9xQ2mVb7TzR1pL8wN4A.delivery.affiliate_postback.aff-7.sold.3',
       host: 'track.example',
       attempt: 3,
       maxAttempts: 8,

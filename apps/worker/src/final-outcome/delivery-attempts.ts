@@ -64,10 +64,9 @@ export function deliveryAttemptEvent(job: Job, attempt: DeliveryAttempt): LeadEv
   } catch {
     host = undefined;
   }
-  // A lead has one partner and one affiliate, but an opt-out goes to each of its buyers.
-  const subject = attempt.channel === 'buyer_opt_out' ? `${attempt.target}.${attempt.event}` : attempt.event;
   return {
-    eventId: `${attempt.leadId}.delivery.${attempt.channel}.${subject}.${number}`,
+    // The target too: a lead's opt-out goes to each of its buyers on one channel.
+    eventId: `${attempt.leadId}.delivery.${attempt.channel}.${attempt.target}.${attempt.event}.${number}`,
     leadId: attempt.leadId,
     at: new Date(attempt.started).toISOString(),
     type: 'delivery_attempt',
