@@ -17,7 +17,6 @@ export interface PrivacyRequestsDeps {
   contactIndex: Pick<ContactIndex, 'leadsOf'>;
   /** Tells the buyers that received a lead of its borrower's opt-out (issue 41). */
   jobs: Pick<LeadJobs, 'buyerOptOut'>;
-  now?: () => Date;
 }
 
 /**
@@ -34,7 +33,7 @@ export class PrivacyRequests {
   async unsubscribe(request: UnsubscribeRequestPayload): Promise<PrivacyRequestResult> {
     const contact = { email: request.email, phone: request.phone };
     await this.deps.suppression.record({ type: 'unsubscribe', source: 'form', contact, request });
-    const at = this.#now();
+    const at = new Date();
     for (const leadId of await this.deps.contactIndex.leadsOf(contact)) {
       await this.deps.jobs.buyerOptOut(leadId, 'unsubscribe', at);
     }
@@ -60,7 +59,7 @@ export class PrivacyRequests {
       leadId: flagged === 'missing' ? undefined : sessionLeadId,
     });
     if (sessionLeadId && flagged !== 'missing') {
-      await this.deps.jobs.buyerOptOut(sessionLeadId, 'do_not_sell', this.#now());
+      await this.deps.jobs.buyerOptOut(sessionLeadId, 'do_not_sell', new Date());
     }
     return { status: 200, message: DO_NOT_SELL_CONFIRMATION };
   }
@@ -79,10 +78,6 @@ export class PrivacyRequests {
       request: {},
       leadId,
     });
-    await this.deps.jobs.buyerOptOut(leadId, 'do_not_sell', this.#now());
-  }
-
-  #now(): Date {
-    return this.deps.now?.() ?? new Date();
+    await this.deps.jobs.buyerOptOut(leadId, 'do_not_sell', new Date());
   }
 }
