@@ -392,14 +392,13 @@ it("tells every buyer that received a lead of its borrower's opt-out, signed, un
         event: 'do_not_sell',
         status: 503,
       }),
-      expect.objectContaining({
-        channel: 'buyer_opt_out',
-        target: 'always',
-        result: 'delivered',
-        attempt: 1,
-      }),
-      expect.objectContaining({ channel: 'buyer_opt_out', target: 'never', result: 'delivered', attempt: 2 }),
+      expect.objectContaining({ channel: 'buyer_opt_out', target: 'always', result: 'delivered' }),
+      expect.objectContaining({ channel: 'buyer_opt_out', target: 'never', result: 'delivered' }),
     ]);
+    // always was told in the run that never refused, never alone in the next. A first run may have waited for
+    // the drain to record the outcome (a loaded CI run did), so the numbers start wherever the telling began.
+    const [refused, always, again] = attempts as Array<{ attempt: number }>;
+    expect([always!.attempt, again!.attempt]).toEqual([refused!.attempt, refused!.attempt + 1]);
   } finally {
     await worker.stop();
     await pipeline.close();
